@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/**
+ * Building blocks shared by every schema of the contract.
+ * Query values arrive as strings on the wire and as typed values from our own client,
+ * so the query helpers accept both and always output the typed value.
+ */
+
+/** Opaque public identifier: never a UUID validator (`customer_...`, `shop_...` exist). */
+export const Id = z.string().min(1);
+
+/** An identifier filter of the spec's limits table: 1 to 64 characters. */
+export const IdFilter = z.string().min(1).max(64);
+
+/** ISO 8601 date-time with an offset or `Z`. */
+export const DateTime = z.iso.datetime({ offset: true });
+
+/** Date-only value, `YYYY-MM-DD`. */
+export const DateOnly = z.iso.date();
+
+export const Currency = z.enum(['EUR']);
+
+/** An amount in EUR as the service computed it, never recomputed by clients. */
+export const Amount = z.number();
+
+/** Integer query parameter with a range and a default. */
+export function queryInteger(range: { min: number; max?: number; default?: number }) {
+  let schema = z.coerce.number().int().min(range.min);
+  if (range.max !== undefined) schema = schema.max(range.max);
+  return range.default === undefined ? schema.optional() : schema.default(range.default);
+}
+
+/** Boolean query parameter: `true`/`false` on the wire (nothing else), a boolean in code. */
+export function queryBoolean(defaultValue?: boolean) {
+  const schema = z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')])
+    .meta({ type: 'boolean' });
+  return defaultValue === undefined
+    ? schema.optional()
+    : schema.default(defaultValue).meta({ type: 'boolean', default: defaultValue });
+}
+
+/**
+ * A comma-separated list without spaces, each element from `values`: `include` and `types`.
+ * Refuses spaces, empty elements and unknown values; duplicates are harmless and kept.
+ */
+export function commaList<const T extends readonly [string, ...string[]]>(values: T) {
+  const alternatives = values
+    .map((value) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|');
+  return z
+    .string()
+    .regex(new RegExp(`^(${alternatives})(,(${alternatives}))*$`), {
+      message: `expected a comma-separated list without spaces of: ${values.join(', ')}`,
+    })
+    .meta({
+      description: `Comma-separated list without spaces; each element one of: ${values.join(', ')}.`,
+    });
+}
+
+/** Splits a validated comma list into its elements. */
+export function splitCommaList<T extends string>(list: string | undefined): T[] {
+  return list === undefined ? [] : (list.split(',') as T[]);
+}
+
+export const page = queryInteger({ min: 1, default: 1 }).meta({
+  description: 'Page number, minimum 1.',
+});
+
+/** Page size, 1 to 500, with the route's default (100 for the change feed, 50 elsewhere). */
+export function limit(defaultValue: number) {
+  return queryInteger({ min: 1, max: 500, default: defaultValue }).meta({
+    description: `Maximum page size, 1 to 500, default ${defaultValue}.`,
+  });
+}
+
+export const Money = z.strictObject({ amount: Amount, currency: Currency });

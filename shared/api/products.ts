@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import {
+  CategoryRef,
+  CharacteristicEntry,
+  ItemEntry,
+  Media,
+  PriceRange,
+  ProductTypeRef,
+  Stock,
+} from './catalog.ts';
+import { ListPagination, ProductsPagination, listOf } from './pagination.ts';
+import { DateTime, Id, IdFilter, commaList, limit, page, queryBoolean } from './primitives.ts';
+
+export const productIncludes = ['characteristics', 'media', 'stock', 'prices'] as const;
+/** The detail also accepts `items`: the spec names `include=items` among the stock-scoped inclusions. */
+export const productDetailIncludes = [...productIncludes, 'items'] as const;
+
+export const ProductReference = z
+  .object({
+    uuid: Id,
+    reference: z.string().nullable(),
+    ean: z.string().nullable(),
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    displayedOnline: z.boolean(),
+    quantityType: z.string().nullable(),
+    category: CategoryRef.nullable(),
+    productType: ProductTypeRef.nullable(),
+    priceRange: PriceRange.nullable(),
+    promotionPriceRange: PriceRange.nullable(),
+    availableItemsCount: z.number().int().min(0),
+    updatedAt: DateTime.nullable(),
+    stock: Stock.optional(),
+    media: z.array(Media).optional(),
+    characteristics: z.array(CharacteristicEntry).optional(),
+    items: z.array(ItemEntry).optional().meta({
+      'x-assumption':
+        'Present on the detail with include=items; the item shape is the catalogue item entry.',
+    }),
+  })
+  .meta({ id: 'ProductReference' });
+export type ProductReference = z.infer<typeof ProductReference>;
+
+export const ProductsQuery = z.strictObject({
+  page,
+  limit: limit(50),
+  search: z.string().min(1).max(300).optional(),
+  displayedOnline: queryBoolean(true),
+  availableOnly: queryBoolean(false),
+  updatedSince: DateTime.optional(),
+  supplierId: IdFilter.optional(),
+  productTypeId: IdFilter.optional(),
+  categoryId: IdFilter.optional(),
+  shopId: IdFilter.optional(),
+  include: commaList(productIncludes).optional(),
+});
+
+export const ProductsReply = z
+  .object({ data: z.array(ProductReference), pagination: ProductsPagination })
+  .meta({ id: 'ProductsReply' });
+
+export const ProductDetailQuery = z
+  .strictObject({
+    include: commaList(productDetailIncludes).optional(),
+    shopId: IdFilter.optional(),
+  })
+  .meta({
+    'x-assumption':
+      'Parameters of the detail are not shown; we assume include (the list values plus items) and shopId.',
+  });
+
+/** A physical item out of the product routes: the item entry plus the product it belongs to. */
+export const ProductItem = ItemEntry.extend({ productId: Id }).meta({
+  id: 'ProductItem',
+  'x-assumption':
+    'Item routes are not detailed; we assume the catalogue item entry plus productId.',
+});
+export type ProductItem = z.infer<typeof ProductItem>;
+
+export const ProductItemsQuery = z
+  .strictObject({
+    page,
+    limit: limit(50),
+    shopId: IdFilter.optional(),
+    availableOnly: queryBoolean(false),
+  })
+  .meta({ 'x-assumption': 'Not shown; we assume page, limit, shopId and availableOnly.' });
+
+export const ItemsListQuery = ProductItemsQuery.extend({
+  productId: IdFilter.optional(),
+  updatedSince: DateTime.optional(),
+}).meta({
+  'x-assumption':
+    'Not shown; we assume page, limit, shopId, availableOnly, productId and updatedSince.',
+});
+
+export const ProductItemsReply = listOf(ProductItem, ListPagination).meta({
+  id: 'ProductItemsReply',
+});
