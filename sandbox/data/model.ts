@@ -28,7 +28,7 @@ export interface StoredProduct extends Omit<
 > {
   productType: z.infer<typeof ProductTypeRef> | null;
   /** Product-level characteristics (`source: 'product'`). */
-  characteristics: CharacteristicEntry[];
+  characteristics: z.infer<typeof CharacteristicEntry>[];
   items: ItemEntry[];
 }
 

@@ -1,0 +1,100 @@
+import { globSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Benchmark, BenchResult, Measurement } from './benchmark.ts';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface RunOptions {
+  /** Where the table goes; tests pass a collector to keep their output clean. */
+  readonly log?: (line: string) => void;
+}
+
+/**
+ * Runs the benchmarks one after the other (never in parallel: they would time each other),
+ * prints a table and writes `outFile`. A benchmark that throws or returns a figure that is not a
+ * finite number is reported by name after the others have run and been written; then the
+ * harness throws, so `npm run bench` exits non-zero.
+ */
+export async function runBenchmarks(
+  list: readonly Benchmark[],
+  outFile: string,
+  { log = console.log }: RunOptions = {},
+): Promise<BenchResult[]> {
+  const names = new Set<string>();
+  for (const { name } of list) {
+    if (names.has(name)) throw new Error(`two benchmarks are named "${name}"`);
+    names.add(name);
+  }
+
+  const results: BenchResult[] = [];
+  const failures: Error[] = [];
+  for (const benchmark of list) {
+    try {
+      results.push(toResult(benchmark, await benchmark.run()));
+    } catch (cause) {
+      failures.push(new Error(`benchmark "${benchmark.name}" failed`, { cause }));
+    }
+  }
+
+  if (results.length > 0) log(formatTable(results));
+  await writeFile(outFile, `${JSON.stringify(results, null, 2)}\n`);
+  if (failures.length > 0) {
+    throw new AggregateError(failures, `${failures.length} of ${list.length} benchmarks failed`);
+  }
+  return results;
+}
+
+function toResult({ name, unit }: Benchmark, { value, baseline }: Measurement): BenchResult {
+  if (!Number.isFinite(value)) throw new Error(`value is ${value}, not a finite number`);
+  if (baseline === undefined) return { name, value, unit };
+  if (!Number.isFinite(baseline) || baseline <= 0) {
+    throw new Error(`baseline is ${baseline}, not a finite number above 0`);
+  }
+  return { name, value, unit, baseline, ratio: value / baseline };
+}
+
+function formatTable(results: readonly BenchResult[]): string {
+  const figure = (n: number | undefined) => (n === undefined ? '' : n.toPrecision(4));
+  const rows = [
+    ['benchmark', 'value', 'unit', 'baseline', 'ratio'],
+    ...results.map((r) => [
+      r.name,
+      figure(r.value),
+      r.unit,
+      figure(r.baseline),
+      r.ratio === undefined ? '' : `${r.ratio.toFixed(3)}x`,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+async function discover(): Promise<Benchmark[]> {
+  const files = globSync('test/bench/**/*.bench.ts', { cwd: repoRoot }).sort();
+  const list: Benchmark[] = [];
+  for (const file of files) {
+    const module = (await import(pathToFileURL(resolve(repoRoot, file)).href)) as {
+      default?: unknown;
+    };
+    if (!Array.isArray(module.default)) {
+      throw new Error(`${file} must export a default list of benchmarks`);
+    }
+    list.push(...(module.default as Benchmark[]));
+  }
+  return list;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const list = await discover();
+  if (list.length === 0) console.log('no benchmarks found (test/bench/**/*.bench.ts)');
+  await runBenchmarks(list, resolve(repoRoot, 'bench-results.json'));
+}

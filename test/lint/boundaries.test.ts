@@ -1,0 +1,202 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, test } from 'vitest';
+
+// The fixtures are linted with the project's own eslint.config.js, under the virtual path of the
+// zone they stand for, so a rule is proven exactly as `npm run lint` would apply it.
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const BOUNDARY_RULES = new Set([
+  'no-restricted-imports',
+  'no-restricted-syntax',
+  'no-restricted-globals',
+]);
+
+const PORTABLE = '(keep the contract portable)';
+const ONLY_HOST =
+  'only electron/host/ and electron/preload.ts may import the electron module (services take Electron through injected interfaces, so they run under plain Node)';
+
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: repoRoot });
+});
+
+async function lint(fixture: string, virtualPath: string): Promise<ESLint.LintResult> {
+  const code = await readFile(join(fixtures, fixture), 'utf8');
+  const [result] = await eslint.lintText(code, { filePath: join(repoRoot, virtualPath) });
+  if (!result) throw new Error(`ESLint returned no result for ${fixture}`);
+  return result;
+}
+
+const violations: {
+  rule: string;
+  fixture: string;
+  as: string;
+  /** One entry per refused import or global, in source order. */
+  errors: string[];
+}[] = [
+  {
+    rule: 'shared/ does not import electron/',
+    fixture: 'shared-imports-electron-dir.ts',
+    as: 'shared/api/__fixture__.ts',
+    errors: [`shared/ must not import electron/ ${PORTABLE}`],
+  },
+  {
+    rule: 'shared/ does not import renderer/ (re-export included)',
+    fixture: 'shared-imports-renderer-dir.ts',
+    as: 'shared/ipc/__fixture__.ts',
+    errors: [`shared/ must not import renderer/ ${PORTABLE}`],
+  },
+  {
+    rule: 'shared/ does not import sandbox/',
+    fixture: 'shared-imports-sandbox-dir.ts',
+    as: 'shared/__fixture__.ts',
+    errors: [`shared/ must not import sandbox/ ${PORTABLE}`],
+  },
+  {
+    rule: 'shared/ does not import Node built-ins, node: prefixed or bare',
+    fixture: 'shared-imports-node-builtin.ts',
+    as: 'shared/api/__fixture__.ts',
+    errors: [
+      `shared/ must not import Node built-ins ${PORTABLE}`,
+      `shared/ must not import Node built-ins ${PORTABLE}`,
+    ],
+  },
+  {
+    rule: 'shared/ does not import the electron module, not even its types',
+    fixture: 'shared-imports-electron-module.ts',
+    as: 'shared/ipc/__fixture__.ts',
+    errors: [`shared/ must not import the electron module ${PORTABLE}`],
+  },
+  {
+    rule: 'shared/ does not use DOM globals',
+    fixture: 'shared-uses-dom-globals.ts',
+    as: 'shared/api/__fixture__.ts',
+    errors: [
+      `shared/ must not use DOM globals ${PORTABLE}`,
+      `shared/ must not use DOM globals ${PORTABLE}`,
+    ],
+  },
+  {
+    rule: 'shared/ does not use Node globals',
+    fixture: 'shared-uses-node-globals.ts',
+    as: 'shared/api/__fixture__.ts',
+    errors: [`shared/ must not use Node globals ${PORTABLE}`],
+  },
+  {
+    rule: 'renderer/ does not import electron/',
+    fixture: 'renderer-imports-electron-dir.tsx',
+    as: 'renderer/screens/__fixture__.tsx',
+    errors: [
+      'renderer/ must not import electron/ (the renderer reaches the main process over IPC only)',
+    ],
+  },
+  {
+    rule: 'renderer/ does not import sandbox/',
+    fixture: 'renderer-imports-sandbox-dir.ts',
+    as: 'renderer/__fixture__.ts',
+    errors: [
+      'renderer/ must not import sandbox/ (the renderer reaches the API through the main process only)',
+    ],
+  },
+  {
+    rule: 'renderer/ does not import Node built-ins',
+    fixture: 'renderer-imports-node-builtin.ts',
+    as: 'renderer/stores/__fixture__.ts',
+    errors: [
+      'renderer/ must not import Node built-ins (the renderer is sandboxed, it has no Node)',
+      'renderer/ must not import Node built-ins (the renderer is sandboxed, it has no Node)',
+    ],
+  },
+  {
+    rule: 'renderer/ does not import the electron module',
+    fixture: 'renderer-imports-electron-module.ts',
+    as: 'renderer/__fixture__.ts',
+    errors: [
+      'renderer/ must not import the electron module (it reaches the main process through the preload bridge only)',
+    ],
+  },
+  ...['electron/outbox/__fixture__.ts', 'electron/printing/__fixture__.ts'].map((as) => ({
+    rule: `a service (${as.split('/')[1]}/) does not import electron nor electron/main`,
+    fixture: 'service-imports-electron-module.ts',
+    as,
+    errors: [ONLY_HOST, ONLY_HOST],
+  })),
+  {
+    rule: 'a service does not import the electron module dynamically either',
+    fixture: 'service-imports-electron-dynamically.ts',
+    as: 'electron/credentials/__fixture__.ts',
+    errors: [ONLY_HOST],
+  },
+  ...[
+    'sandbox/__fixture__.ts',
+    'test/__fixture__.ts',
+    'build/__fixture__.ts',
+    'electron/__fixture__.ts',
+  ].map((as) => ({
+    rule: `${as} does not import the electron module`,
+    fixture: 'service-imports-electron-module.ts',
+    as,
+    errors: [ONLY_HOST, ONLY_HOST],
+  })),
+];
+
+describe('each boundary refuses its violating fixture with its own message', () => {
+  test.for(violations)('$rule', async ({ fixture, as, errors }) => {
+    const result = await lint(fixture, as);
+
+    const boundary = result.messages.filter((m) => m.ruleId && BOUNDARY_RULES.has(m.ruleId));
+    expect(boundary.map((m) => ({ severity: m.severity, message: m.message }))).toEqual(
+      errors.map((message) => ({ severity: 2, message: expect.stringContaining(message) })),
+    );
+    // The fixture breaks one rule and nothing else, so the test cannot pass for another reason.
+    expect(result.messages.filter((m) => !boundary.includes(m))).toEqual([]);
+  });
+});
+
+const allowed: { zone: string; fixture: string; as: string }[] = [
+  {
+    zone: 'shared/ imports zod and shared/',
+    fixture: 'shared-allowed.ts',
+    as: 'shared/api/__fixture__.ts',
+  },
+  {
+    zone: 'renderer/ imports react and shared/',
+    fixture: 'renderer-allowed.tsx',
+    as: 'renderer/screens/__fixture__.tsx',
+  },
+  {
+    zone: 'electron/host/ imports the electron module, Node and shared/',
+    fixture: 'host-allowed.ts',
+    as: 'electron/host/__fixture__.ts',
+  },
+  {
+    zone: 'electron/preload.ts imports the electron module',
+    fixture: 'preload-allowed.ts',
+    as: 'electron/preload.ts',
+  },
+  {
+    zone: 'a service imports Node built-ins, shared/ and sandbox/',
+    fixture: 'service-allowed.ts',
+    as: 'electron/outbox/__fixture__.ts',
+  },
+  {
+    zone: 'sandbox/ imports Node built-ins, fastify and shared/',
+    fixture: 'sandbox-allowed.ts',
+    as: 'sandbox/__fixture__.ts',
+  },
+];
+
+describe('each zone keeps the imports it is allowed', () => {
+  test.for(allowed)('$zone', async ({ fixture, as }) => {
+    const result = await lint(fixture, as);
+    expect(result.messages).toEqual([]);
+  });
+});
+
+test('the fixtures stay out of `eslint .`, their virtual paths do not', async () => {
+  expect(await eslint.isPathIgnored(join(fixtures, 'shared-imports-electron-dir.ts'))).toBe(true);
+  expect(await eslint.isPathIgnored(join(repoRoot, 'shared/api/__fixture__.ts'))).toBe(false);
+});
