@@ -12,12 +12,10 @@ export const AuthReply = z.object({ token: z.string().min(1) }).meta({
 });
 export type AuthReply = z.infer<typeof AuthReply>;
 
-export const Ping = z
-  .object({ version: z.string() })
-  .meta({
-    id: 'Ping',
-    'x-assumption': 'The body is not shown; we assume the V1 API version as a string, e.g. 1.0.0.',
-  });
+export const Ping = z.object({ version: z.string() }).meta({
+  id: 'Ping',
+  'x-assumption': 'The body is not shown; we assume the V1 API version as a string, e.g. 1.0.0.',
+});
 export type Ping = z.infer<typeof Ping>;
 
 /** `GET /health`: outside the contract, no business data. */

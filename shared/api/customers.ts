@@ -84,6 +84,8 @@ export const CustomerSearchQuery = z
     firstName: z.string().min(1).max(300).optional(),
     postalCode: z.string().min(1).max(16).optional(),
     matchMode: z.enum(matchModes).default('exact'),
+    page,
+    limit: limit(50),
   })
   .refine(
     (q) => [q.email, q.phone, q.lastName, q.firstName, q.postalCode].some((v) => v !== undefined),
@@ -93,7 +95,7 @@ export const CustomerSearchQuery = z
   )
   .meta({
     'x-assumption':
-      'Only email and matchMode=exact are shown. We assume phone, lastName, firstName and postalCode as further criteria combined with AND, at least one required.',
+      'Only email and matchMode=exact are shown. We assume phone, lastName, firstName and postalCode as further criteria combined with AND, at least one required, and page/limit as on the other lists.',
   });
 
 export const CustomerSearchReply = listOf(Customer, ListPagination).meta({

@@ -47,7 +47,7 @@ import {
   ShopsReply,
 } from './referentials.ts';
 import { Invoice, Sale, SalesQuery, SalesReply } from './sales.ts';
-import { Sav, SavLogReply, SavQuery, SavReply } from './sav.ts';
+import { Sav, SavLogQuery, SavLogReply, SavQuery, SavReply } from './sav.ts';
 
 const listErrors = [400, 401, 403, 429, 500, 503] as const;
 const detailErrors = [400, 401, 403, 404, 429, 500, 503] as const;
@@ -581,6 +581,7 @@ export const operations = {
     auth: 'jwt',
     scopes: { all: ['sav:read'] },
     params: pathParams('savId'),
+    query: SavLogQuery,
     reply: { json: SavLogReply },
     errors: detailErrors,
     pagination: 'list',

@@ -23,18 +23,39 @@ export const Currency = z.enum(['EUR']);
 /** An amount in EUR as the service computed it, never recomputed by clients. */
 export const Amount = z.number();
 
-/** Integer query parameter with a range and a default. */
+function integerSchema(range: { min: number; max?: number }) {
+  const schema = z.coerce.number().int().min(range.min);
+  return range.max === undefined ? schema : schema.max(range.max);
+}
+type IntegerSchema = ReturnType<typeof integerSchema>;
+
+/**
+ * Integer query parameter with a range and a default. The overloads keep the default in the
+ * type: with one, the parsed value is a number, never undefined.
+ */
+export function queryInteger(range: {
+  min: number;
+  max?: number;
+  default: number;
+}): z.ZodDefault<IntegerSchema>;
+export function queryInteger(range: { min: number; max?: number }): z.ZodOptional<IntegerSchema>;
 export function queryInteger(range: { min: number; max?: number; default?: number }) {
-  let schema = z.coerce.number().int().min(range.min);
-  if (range.max !== undefined) schema = schema.max(range.max);
+  const schema = integerSchema(range);
   return range.default === undefined ? schema.optional() : schema.default(range.default);
 }
 
-/** Boolean query parameter: `true`/`false` on the wire (nothing else), a boolean in code. */
-export function queryBoolean(defaultValue?: boolean) {
-  const schema = z
+function booleanSchema() {
+  return z
     .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')])
     .meta({ type: 'boolean' });
+}
+type BooleanSchema = ReturnType<typeof booleanSchema>;
+
+/** Boolean query parameter: `true`/`false` on the wire (nothing else), a boolean in code. */
+export function queryBoolean(defaultValue: boolean): z.ZodDefault<BooleanSchema>;
+export function queryBoolean(): z.ZodOptional<BooleanSchema>;
+export function queryBoolean(defaultValue?: boolean) {
+  const schema = booleanSchema();
   return defaultValue === undefined
     ? schema.optional()
     : schema.default(defaultValue).meta({ type: 'boolean', default: defaultValue });

@@ -45,11 +45,9 @@ export const CharacteristicValue = z
 export type CharacteristicValue = z.infer<typeof CharacteristicValue>;
 
 /** Referential lists: parameters not shown; page and limit as on every list. */
-export const ReferentialQuery = z
-  .strictObject({ page, limit: limit(50) })
-  .meta({
-    'x-assumption': 'Parameters are not shown; we assume page and limit as on the other lists.',
-  });
+export const ReferentialQuery = z.strictObject({ page, limit: limit(50) }).meta({
+  'x-assumption': 'Parameters are not shown; we assume page and limit as on the other lists.',
+});
 
 export const ShopsReply = listOf(Shop, ListPagination).meta({ id: 'ShopsReply' });
 export const CategoriesReply = listOf(Category, ListPagination).meta({ id: 'CategoriesReply' });

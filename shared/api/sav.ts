@@ -62,4 +62,9 @@ export const SavLogEntry = z
   });
 export type SavLogEntry = z.infer<typeof SavLogEntry>;
 
+export const SavLogQuery = z.strictObject({ page, limit: limit(50) }).meta({
+  'x-assumption':
+    'Not shown; the log is a list, so we assume page and limit as on the other lists.',
+});
+
 export const SavLogReply = listOf(SavLogEntry, ListPagination).meta({ id: 'SavLogReply' });

@@ -1,0 +1,60 @@
+/** The main process's Commerce API client. Everything a service needs is exported from here. */
+export {
+  type ApiClientOptions,
+  type AuthSession,
+  CommerceApiClient,
+  createApiClient,
+} from './client.ts';
+export { type Clock, systemClock } from './clock.ts';
+export {
+  type ConnectivityChange,
+  type ConnectivityEvents,
+  ConnectivityMonitor,
+  type ConnectivityState,
+  type ExchangeOutcome,
+} from './connectivity.ts';
+export {
+  type AnyApiError,
+  type ApiErrorKind,
+  CommerceApiError,
+  Conflict,
+  ContractViolation,
+  type ContractViolationReason,
+  CredentialsRejected,
+  Forbidden,
+  InternalError,
+  InvalidRequest,
+  NetworkError,
+  NotFound,
+  RateLimited,
+  type RequestIssue,
+  type SerializedApiError,
+  ServiceUnavailable,
+  Timeout,
+  Unauthorized,
+  apiErrorKinds,
+  isCommerceApiError,
+} from './errors.ts';
+export type { ExchangeEvent } from './invoke.ts';
+export type {
+  CallOptions,
+  OperationArgs,
+  OperationInput,
+  OperationOutput,
+} from './operation-types.ts';
+export {
+  ChangeFeedWindow,
+  type ChangeFeedQuery,
+  type PageItem,
+  type PageableOperation,
+} from './pagination.ts';
+export { DEFAULT_PDF_MAX_BYTES, type PdfDocument } from './pdf.ts';
+export {
+  type FailureKind,
+  type RetryClass,
+  type RetryPolicy,
+  type RetryPolicyOverrides,
+  type RetryRule,
+  defaultRetryPolicy,
+} from './retry-policy.ts';
+export type { Credentials, CredentialsProvider } from './token.ts';

@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import type { OperationName, Operations } from '../../shared/api/operations.ts';
+import type { PdfDocument } from './pdf.ts';
+
+/**
+ * The client's public types, computed from the contract table: the input of an operation is the
+ * `z.input` of its params/query/headers/body schemas (so a query takes `limit: 100` or
+ * `limit: '100'`), its output the `z.output` of its reply schema, or a checked PDF.
+ */
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+type ParamsInput<Op> = Op extends { readonly params: infer S extends z.ZodType }
+  ? { readonly params: z.input<S> }
+  : { readonly params?: undefined };
+
+/** Required only when the schema has a required member (the change feed's `since`). */
+type QueryInput<Op> = Op extends { readonly query: infer S extends z.ZodType }
+  ? object extends z.input<S>
+    ? { readonly query?: z.input<S> }
+    : { readonly query: z.input<S> }
+  : { readonly query?: undefined };
+
+type HeadersInput<Op> = Op extends { readonly headers: infer S extends z.ZodType }
+  ? { readonly headers: z.input<S> }
+  : { readonly headers?: undefined };
+
+type BodyInput<Op> = Op extends { readonly body: infer S extends z.ZodType }
+  ? { readonly body: z.input<S> }
+  : { readonly body?: undefined };
+
+export type OperationInput<N extends OperationName> = Simplify<
+  ParamsInput<Operations[N]> &
+    QueryInput<Operations[N]> &
+    HeadersInput<Operations[N]> &
+    BodyInput<Operations[N]>
+>;
+
+export type OperationOutput<N extends OperationName> = Operations[N]['reply'] extends {
+  readonly json: infer S extends z.ZodType;
+}
+  ? z.output<S>
+  : PdfDocument;
+
+export interface CallOptions {
+  /** Cancels the call, its retries and their waits; the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/** `(input, options?)`, the input optional when nothing in it is required. */
+export type OperationArgs<N extends OperationName> =
+  object extends OperationInput<N>
+    ? [input?: OperationInput<N>, options?: CallOptions]
+    : [input: OperationInput<N>, options?: CallOptions];

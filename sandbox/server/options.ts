@@ -1,0 +1,28 @@
+import type { LogSink } from './log.ts';
+import type { RateLimitSettings } from './rate-limit.ts';
+
+export interface SandboxOptions {
+  /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /** Seed of the demo data and of every random draw (default 1). */
+  readonly seed?: number;
+  /** Catalogue size; the data generator's demo size when absent. */
+  readonly products?: number;
+  /** Serve the `/__sandbox/` control surface (default false: those routes do not exist). */
+  readonly control?: boolean;
+  /** Lifetime of issued tokens in seconds, on the sandbox clock (default 900). */
+  readonly tokenTtlSeconds?: number;
+  /** Sandbox time at start-up (default: the real time). */
+  readonly now?: Date;
+  /** How long an idempotency key is remembered, sandbox clock (default 24 h). */
+  readonly idempotencyRetentionMs?: number;
+  /** Per-account token bucket (default: generous). */
+  readonly rateLimit?: RateLimitSettings;
+  /** When set, the simulated store activity advances by one step every this many real ms. */
+  readonly activityIntervalMs?: number;
+  /** Where log lines go (one JSON object a line); nothing is logged without it. */
+  readonly log?: LogSink;
+}
+
+export const defaultSeed = 1;
+export const defaultTokenTtlSeconds = 15 * 60;

@@ -1,0 +1,166 @@
+import { describe, expect, test } from 'vitest';
+import { operations } from '../../../shared/api/operations.ts';
+import { InvalidRequest } from '../../../electron/api/errors.ts';
+import { normaliseBaseUrl, prepareRequest } from '../../../electron/api/request.ts';
+
+const base = 'http://127.0.0.1:9';
+
+function refusal(run: () => unknown): InvalidRequest {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidRequest);
+    return error as InvalidRequest;
+  }
+  throw new Error('expected an InvalidRequest');
+}
+
+describe('request preparation', () => {
+  test('the URL comes from the path template with each parameter encoded', () => {
+    const prepared = prepareRequest(
+      operations.getProduct,
+      { params: { productId: 'a/b c?d#e' } },
+      base,
+    );
+    expect(prepared.url).toBe(`${base}/v1/products/a%2Fb%20c%3Fd%23e`);
+    expect(prepared.path).toBe('/v1/products/a%2Fb%20c%3Fd%23e');
+    expect(prepared.method).toBe('GET');
+    expect(prepared.headers).toEqual({ Accept: 'application/json' });
+    expect(prepareRequest(operations.getProduct, { params: { productId: '..' } }, base).path).toBe(
+      '/v1/products/%2E%2E',
+    );
+  });
+
+  test('typed and wire-form query values give the same query string, defaults included', () => {
+    const typed = prepareRequest(
+      operations.listCatalogProducts,
+      { query: { limit: 500, availableOnly: true } },
+      base,
+    );
+    const wire = prepareRequest(
+      operations.listCatalogProducts,
+      { query: { limit: '500', availableOnly: 'true' } },
+      base,
+    );
+    expect(typed.url).toBe(wire.url);
+    expect(typed.url).toBe(
+      `${base}/v1/catalog/products?page=1&limit=500&availableOnly=true&displayedOnline=true`,
+    );
+    const search = prepareRequest(
+      operations.searchCustomers,
+      { query: { email: 'a+b@x.test' } },
+      base,
+    );
+    expect(search.url).toBe(`${base}/v1/customers/search?email=a%2Bb%40x.test&matchMode=exact&page=1&limit=50`);
+  });
+
+  test('the debit body is serialised once with the caller key in the header', () => {
+    const prepared = prepareRequest(
+      operations.debitGiftCard,
+      {
+        params: { giftCardId: 'gift_card_1' },
+        headers: { 'Idempotency-Key': 'k-1' },
+        body: { amount: 12.5, currency: 'EUR' },
+      },
+      base,
+    );
+    expect(prepared.method).toBe('PUT');
+    expect(prepared.body).toBe('{"amount":12.5,"currency":"EUR"}');
+    expect(prepared.headers).toEqual({
+      Accept: 'application/json',
+      'Idempotency-Key': 'k-1',
+      'Content-Type': 'application/json',
+    });
+  });
+
+  test('PDF operations ask for a PDF', () => {
+    const prepared = prepareRequest(
+      operations.downloadSavSlip,
+      { params: { savId: 'sav_1' } },
+      base,
+    );
+    expect(prepared.expects).toBe('pdf');
+    expect(prepared.headers['Accept']).toBe('application/pdf');
+  });
+
+  test('strict schemas refuse unknown, missing and malformed members with their path', () => {
+    expect(
+      refusal(() => prepareRequest(operations.listProducts, { query: { colour: 'red' } }, base))
+        .issues,
+    ).toEqual([{ path: 'query.colour', message: expect.stringMatching(/nrecognized/) }]);
+    expect(
+      refusal(() => prepareRequest(operations.listProducts, { query: { limit: 501 } }, base))
+        .issues[0]?.path,
+    ).toBe('query.limit');
+    expect(
+      refusal(() =>
+        prepareRequest(operations.listProducts, { query: { availableOnly: 'yes' } }, base),
+      ).issues[0]?.path,
+    ).toBe('query.availableOnly');
+    expect(
+      refusal(() =>
+        prepareRequest(operations.listProducts, { query: { include: 'stock, media' } }, base),
+      ).issues[0]?.path,
+    ).toBe('query.include');
+    expect(refusal(() => prepareRequest(operations.getProduct, {}, base)).issues[0]?.path).toBe(
+      'params',
+    );
+    expect(
+      refusal(() => prepareRequest(operations.getProduct, { params: { productId: '' } }, base))
+        .issues[0]?.path,
+    ).toBe('params.productId');
+    const debit = refusal(() =>
+      prepareRequest(
+        operations.debitGiftCard,
+        { params: { giftCardId: 'g' }, body: { amount: 1.234, currency: 'EUR' } },
+        base,
+      ),
+    );
+    expect(debit.issues.map((issue) => issue.path)).toEqual(['headers.Idempotency-Key']);
+    expect(debit.local).toBe(true);
+    expect(debit.status).toBeUndefined();
+    expect(debit.code).toBe('INVALID_REQUEST');
+    expect(debit.operationId).toBe('debitGiftCard');
+    expect(refusal(() => prepareRequest(operations.searchCustomers, {}, base)).explanation).toMatch(
+      /at least one criterion/,
+    );
+    expect(
+      refusal(() => prepareRequest(operations.listCatalogChanges, {}, base)).issues[0]?.path,
+    ).toBe('query.since');
+  });
+
+  test('input members the operation does not take are refused', () => {
+    expect(
+      refusal(() => prepareRequest(operations.ping, { query: { page: 1 } }, base)).explanation,
+    ).toMatch(/ping takes no query/);
+    expect(
+      refusal(() => prepareRequest(operations.ping, { path: '/v1/anything' }, base)).issues[0]
+        ?.path,
+    ).toBe('path');
+    expect(refusal(() => prepareRequest(operations.ping, 'x', base)).issues[0]?.path).toBe('');
+  });
+
+  test('header values must be visible ASCII', () => {
+    const injected = refusal(() =>
+      prepareRequest(
+        operations.debitGiftCard,
+        {
+          params: { giftCardId: 'g' },
+          headers: { 'Idempotency-Key': 'k\r\nX-Evil: 1' },
+          body: { amount: 1, currency: 'EUR' },
+        },
+        base,
+      ),
+    );
+    expect(injected.issues[0]?.path).toBe('headers.Idempotency-Key');
+  });
+
+  test('base URLs are normalised and checked', () => {
+    expect(normaliseBaseUrl('https://api.example.test/')).toBe('https://api.example.test');
+    expect(normaliseBaseUrl('http://127.0.0.1:8080/prefix//')).toBe('http://127.0.0.1:8080/prefix');
+    expect(() => normaliseBaseUrl('ftp://x')).toThrow(/http/);
+    expect(() => normaliseBaseUrl('https://u:p@x')).toThrow(/credentials/);
+    expect(() => normaliseBaseUrl('https://x/?a=1')).toThrow(/query/);
+    expect(() => normaliseBaseUrl('nope')).toThrow(/not a URL/);
+  });
+});

@@ -1,0 +1,51 @@
+import { expectTypeOf, test } from 'vitest';
+import type { CatalogChangesReply } from '../../../shared/api/catalog.ts';
+import type { ProductReference } from '../../../shared/api/products.ts';
+import type { Shop } from '../../../shared/api/referentials.ts';
+import type { CommerceApiClient } from '../../../electron/api/client.ts';
+import type { OperationInput, OperationOutput } from '../../../electron/api/operation-types.ts';
+import type { PageItem, PageableOperation } from '../../../electron/api/pagination.ts';
+import type { PdfDocument } from '../../../electron/api/pdf.ts';
+
+/**
+ * The public types are computed from the contract table; `tsc -b` checks this file (the runtime
+ * assertions are no-ops). A wrong inference fails the typecheck, not a test run.
+ */
+test('inputs are z.input of the schemas, outputs z.output of the replies', () => {
+  // Query values in typed or wire form.
+  expectTypeOf<{ query: { limit: 100 } }>().toExtend<OperationInput<'listProducts'>>();
+  expectTypeOf<{ query: { limit: '100'; availableOnly: 'true' } }>().toExtend<
+    OperationInput<'listProducts'>
+  >();
+  expectTypeOf<{ query: { colour: 'red' } }>().not.toExtend<OperationInput<'listProducts'>>();
+  // Required parts are required.
+  expectTypeOf<{ query: { limit: 1 } }>().not.toExtend<OperationInput<'listCatalogChanges'>>();
+  expectTypeOf<{
+    params: { giftCardId: string };
+    body: { amount: number; currency: 'EUR' };
+  }>().not.toExtend<OperationInput<'debitGiftCard'>>();
+  expectTypeOf<OperationOutput<'getProduct'>>().toEqualTypeOf<ProductReference>();
+  expectTypeOf<OperationOutput<'listCatalogChanges'>>().toEqualTypeOf<CatalogChangesReply>();
+  expectTypeOf<OperationOutput<'downloadSavSlip'>>().toEqualTypeOf<PdfDocument>();
+  expectTypeOf<PageItem<'listShops'>>().toEqualTypeOf<Shop>();
+});
+
+test('method signatures', () => {
+  expectTypeOf<
+    CommerceApiClient['getProduct']
+  >().returns.resolves.toEqualTypeOf<ProductReference>();
+  expectTypeOf<
+    CommerceApiClient['downloadSaleInvoice']
+  >().returns.resolves.toEqualTypeOf<PdfDocument>();
+  // Input optional where nothing is required, mandatory otherwise.
+  expectTypeOf<CommerceApiClient['listShops']>().toBeCallableWith();
+  expectTypeOf<CommerceApiClient['listCatalogChanges']>().parameter(0).not.toBeUndefined();
+  // Page walkers only take list operations with a page parameter.
+  const pageable: PageableOperation[] = ['listCatalogProducts', 'listShops', 'listSav'];
+  // @ts-expect-error the SAV log (like the customer search) has no page parameter in the contract
+  const savLog: PageableOperation = 'getSavLog';
+  // @ts-expect-error the change feed has its own window walker
+  const changes: PageableOperation = 'listCatalogChanges';
+  expectTypeOf(pageable).not.toBeAny();
+  expectTypeOf([savLog, changes]).not.toBeAny();
+});
