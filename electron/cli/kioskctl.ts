@@ -23,7 +23,7 @@ const usage = `usage:
   kioskctl [--base-url <url>] [--credentials <file>] api <operationId> [--param name=value ...]
            [--body <json>|@<file>] [--idempotency-key <key>] [--out <file>] [--verbose]
   kioskctl api --list
-  kioskctl catalog|outbox|print|printers ... --help   (the other commands, each with its own help)
+  kioskctl catalog|outbox|print|printers|credentials ... --help   (the other commands, each with its own help)
 
   --base-url      the Commerce API base URL (or env KIOSK_API_BASE_URL)
   --credentials   a JSON file {"email": "...", "password": "..."} (or env KIOSK_API_EMAIL, KIOSK_API_PASSWORD)
@@ -91,6 +91,11 @@ export async function main(
         const { runOutboxCommand } = await import('./outbox-command.ts');
         return await runOutboxCommand(argv, { io });
       }
+      case 'credentials': {
+        const { runCredentialsCommand } = await import('./credentials-command.ts');
+        const rest = [...argv.slice(0, command.index), ...argv.slice(command.index + 1)];
+        return await runCredentialsCommand(rest, { io });
+      }
       case 'print':
       case 'printers': {
         const { runPrintCommand } = await import('./print-command.ts');
@@ -129,7 +134,7 @@ async function runApi(argv: readonly string[], io: CliIo): Promise<number> {
         'USAGE',
         command === undefined
           ? 'missing command (kioskctl --help)'
-          : `unknown command "${command}" (commands: api, catalog, outbox, print, printers; kioskctl --help)`,
+          : `unknown command "${command}" (commands: api, catalog, outbox, print, printers, credentials; kioskctl --help)`,
       );
     }
     if (extra.length > 0) throw new UsageError('USAGE', `unexpected argument "${extra[0]}"`);

@@ -1,0 +1,378 @@
+import { parseArgs } from 'node:util';
+import { createApiClient } from '../api/client.ts';
+import { CredentialsRejected, isCommerceApiError } from '../api/errors.ts';
+import { type VaultChain, type VaultDeps, createVaultChain } from '../credentials/chain.ts';
+import { cliVaultConfig } from '../credentials/cli-credentials.ts';
+import { type CredentialsOverview, describeCredentials } from '../credentials/credential-status.ts';
+import { scrubCredentials } from '../credentials/error-text.ts';
+import {
+  PasswordEntryAborted,
+  VaultReadOnly,
+  VaultUnavailable,
+  isVaultError,
+} from '../credentials/errors.ts';
+import { type PasswordStream, readPassword } from '../credentials/password-input.ts';
+import { credentialsProvider } from '../credentials/provider.ts';
+import { checkCredentials } from '../credentials/stored-credentials.ts';
+import type { Credentials } from '../credentials/vault.ts';
+import { type Logger, createRedactingLogger, silentLogger } from '../logging/redacting-logger.ts';
+import { type CliIo, UsageError, exitCodeFor, exitCodes, writeError } from './api-command.ts';
+
+/**
+ * `kioskctl credentials set|status|clear`: the integration account in the kiosk's vault, from a
+ * technician's shell. The password is read from stdin (never a flag: flags end up in shell
+ * history and `ps`), and no output ever holds the e-mail or the password.
+ */
+
+export const credentialsExitCodes = {
+  ...exitCodes,
+  /** Password entry aborted (Ctrl-C), as a shell reports SIGINT. */
+  aborted: 130,
+} as const;
+
+export const credentialsUsage = `usage: kioskctl [--base-url <url>] [--data-dir <dir>] credentials <command> [vault flags]
+  set --email <e-mail>   store the integration account; the password is read from stdin
+                         (typed without echo on a terminal, one line when piped)
+  status                 which backend holds the credentials (never their values) and, with a
+                         base URL, whether POST /auth accepts them
+  clear                  remove the credentials from the backend in use
+
+vault flags:
+  --vault keytar|safe-storage|file   force one backend (or env KIOSK_VAULT); default: the chain
+                                     provisioned file (when configured), OS keychain, safeStorage
+  --provisioned-credentials <path>   the fleet's provisioned file (or env KIOSK_PROVISIONED_CREDENTIALS)
+  --data-dir <dir>                   the kiosk's data directory (or env KIOSK_DATA_DIR)
+  --base-url <url>                   the Commerce API (or env KIOSK_API_BASE_URL), for status
+  --verbose                          redacted JSON log lines of the API client on stderr
+
+exit codes: 0 ok, 1 unexpected, 2 refused locally (no usable vault, nothing stored, read-only),
+            3 POST /auth refused the credentials, 4 network or timeout, 5 contract violation,
+            130 password entry aborted
+`;
+
+export interface CredentialsCommandContext {
+  readonly io: CliIo;
+  /** Where `set` reads the password; process.stdin by default. */
+  readonly stdin?: PasswordStream;
+  /** A chain to use instead of the one the flags and environment describe. */
+  readonly vault?: VaultChain;
+  readonly vaultDeps?: VaultDeps;
+}
+
+const options = {
+  'base-url': { type: 'string' },
+  'data-dir': { type: 'string' },
+  credentials: { type: 'string' },
+  vault: { type: 'string' },
+  'provisioned-credentials': { type: 'string' },
+  email: { type: 'string' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const commandFlags: Readonly<Record<string, readonly string[]>> = {
+  set: ['email'],
+  status: ['base-url'],
+  clear: [],
+};
+const commonFlags = ['vault', 'provisioned-credentials', 'data-dir', 'verbose', 'help'];
+
+/**
+ * Runs `credentials <command> ...`. `args` may start with the word `credentials` or not, and may
+ * hold the global flags anywhere.
+ */
+export async function runCredentialsCommand(
+  args: readonly string[],
+  context: CredentialsCommandContext,
+): Promise<number> {
+  const { io } = context;
+  // Whatever credentials this run handles; every line printed is scrubbed of them.
+  const seen: { credentials?: Credentials } = {};
+  const print = (text: string) => io.stdout(scrubCredentials(text, seen.credentials));
+  try {
+    return await run(args, context, seen, print);
+  } catch (error) {
+    const { code, status, message, exitCode } = describeFailure(error);
+    writeError(io, code, status, scrubCredentials(message, seen.credentials));
+    return exitCode;
+  }
+}
+
+async function run(
+  args: readonly string[],
+  context: CredentialsCommandContext,
+  seen: { credentials?: Credentials },
+  print: (text: string) => void,
+): Promise<number> {
+  const { io } = context;
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(
+      'USAGE',
+      `${error instanceof Error ? error.message : String(error)} (kioskctl credentials --help)`,
+    );
+  }
+  const { values } = parsed;
+  const positionals =
+    parsed.positionals[0] === 'credentials' ? parsed.positionals.slice(1) : parsed.positionals;
+  if (values.help) {
+    io.stdout(credentialsUsage);
+    return credentialsExitCodes.ok;
+  }
+  const [command, ...rest] = positionals;
+  if (command === undefined || !Object.hasOwn(commandFlags, command)) {
+    throw new UsageError(
+      'USAGE',
+      command === undefined
+        ? 'missing credentials command: set, status or clear (kioskctl credentials --help)'
+        : `unknown credentials command "${command}" (set, status, clear)`,
+    );
+  }
+  if (values.credentials !== undefined) {
+    throw new UsageError(
+      'USAGE',
+      "--credentials names a file the other commands read; kioskctl credentials manages the kiosk's vault (see --vault, --provisioned-credentials)",
+    );
+  }
+  const allowed = new Set([...commonFlags, ...commandFlags[command]!]);
+  for (const [flag, value] of Object.entries(values)) {
+    if (value !== undefined && !allowed.has(flag)) {
+      throw new UsageError('USAGE', `--${flag} does not apply to credentials ${command}`);
+    }
+  }
+  if (rest.length > 0) throw new UsageError('USAGE', `unexpected argument "${rest[0]}"`);
+
+  const chain = context.vault ?? chainFromFlags(values, io, context.vaultDeps);
+  switch (command) {
+    case 'set':
+      return set(chain, values.email, context, seen, print);
+    case 'status':
+      return status(chain, values['base-url'] ?? io.env['KIOSK_API_BASE_URL'], {
+        print,
+        seen,
+        logger: loggerFor(values.verbose === true, io),
+      });
+    default:
+      return clear(chain, print);
+  }
+}
+
+function chainFromFlags(
+  values: { vault?: string; 'provisioned-credentials'?: string; 'data-dir'?: string },
+  io: CliIo,
+  deps: VaultDeps | undefined,
+): VaultChain {
+  const config = cliVaultConfig(
+    {
+      vault: values.vault,
+      provisionedFile: values['provisioned-credentials'],
+      dataDir: values['data-dir'],
+    },
+    io.env,
+  );
+  if (config === 'none') {
+    throw new UsageError('USAGE', 'the vault is "none": there is no vault to manage');
+  }
+  return createVaultChain(config, deps);
+}
+
+async function set(
+  chain: VaultChain,
+  email: string | undefined,
+  context: CredentialsCommandContext,
+  seen: { credentials?: Credentials },
+  print: (text: string) => void,
+): Promise<number> {
+  if (email === undefined || email.trim() === '') {
+    throw new UsageError('USAGE', 'credentials set needs --email <e-mail>');
+  }
+  seen.credentials = { email, password: '' };
+  // The backend is settled before the password is asked: no one types a secret for nothing.
+  const { vault, warning } = await chain.resolve();
+  if (vault.readOnly) throw new VaultReadOnly(vault.name, vault.location);
+  const password = await readPassword(context.stdin ?? process.stdin, {
+    prompt: (text) => context.io.stderr(text),
+  });
+  seen.credentials = { email, password };
+  const credentials = checkCredentials({ email, password });
+  await vault.write(credentials);
+  print(
+    `${JSON.stringify({ backend: vault.name, stored: true, ...(warning !== undefined ? { warning } : {}) })}\n`,
+  );
+  return credentialsExitCodes.ok;
+}
+
+type AuthCheck =
+  | { readonly checked: false; readonly reason: string }
+  | {
+      readonly checked: true;
+      readonly accepted: true;
+      readonly expiresAt: string | null;
+      readonly scopes: readonly string[] | null;
+      readonly apiVersion: string | null;
+    }
+  | {
+      readonly checked: true;
+      /** false: POST /auth refused them; null: no answer (network, timeout...). */
+      readonly accepted: false | null;
+      readonly error: {
+        readonly code: string;
+        readonly status: number | null;
+        readonly message: string;
+      };
+    };
+
+async function status(
+  chain: VaultChain,
+  baseUrl: string | undefined,
+  {
+    print,
+    seen,
+    logger,
+  }: { print: (text: string) => void; seen: { credentials?: Credentials }; logger: Logger },
+): Promise<number> {
+  const overview = await describeCredentials(chain);
+  let auth: AuthCheck;
+  let exitCode: number = credentialsExitCodes.ok;
+  if (!overview.configured) {
+    auth = { checked: false, reason: 'no stored credentials to check' };
+    exitCode = credentialsExitCodes.invalidRequest;
+  } else if (baseUrl === undefined || baseUrl === '') {
+    auth = {
+      checked: false,
+      reason: 'no API base URL: pass --base-url <url> or set KIOSK_API_BASE_URL',
+    };
+  } else {
+    ({ auth, exitCode } = await checkAuth(chain, baseUrl, seen, logger));
+  }
+  print(`${JSON.stringify(report(overview, auth))}\n`);
+  return exitCode;
+}
+
+/** POST /auth through the kiosk's own client and provider, then GET /v1/ping for the version. */
+async function checkAuth(
+  chain: VaultChain,
+  baseUrl: string,
+  seen: { credentials?: Credentials },
+  logger: Logger,
+): Promise<{ auth: AuthCheck; exitCode: number }> {
+  const provider = credentialsProvider(chain);
+  let client;
+  try {
+    client = createApiClient({
+      baseUrl,
+      credentials: async () => (seen.credentials = await provider()),
+      logger,
+      timeouts: { responseMs: 15_000 },
+    });
+  } catch (error) {
+    // The client refuses a base URL that is not http(s), or carries a user or a query.
+    throw new UsageError('CONFIG', error instanceof Error ? error.message : String(error));
+  }
+  try {
+    const session = await client.authenticate();
+    let apiVersion: string | null = null;
+    try {
+      apiVersion = (await client.ping()).version;
+    } catch {
+      // The version is a courtesy; whether the credentials are accepted is already known.
+    }
+    return {
+      auth: {
+        checked: true,
+        accepted: true,
+        expiresAt: session.expiresAt,
+        scopes: session.scopes,
+        apiVersion,
+      },
+      exitCode: credentialsExitCodes.ok,
+    };
+  } catch (error) {
+    if (!isCommerceApiError(error)) throw error;
+    const refused = error instanceof CredentialsRejected && error.status !== undefined;
+    return {
+      auth: {
+        checked: true,
+        accepted: refused ? false : null,
+        error: { code: error.code, status: error.status ?? null, message: error.message },
+      },
+      exitCode: exitCodeFor(error),
+    };
+  }
+}
+
+function report(overview: CredentialsOverview, auth: AuthCheck) {
+  return {
+    backend: overview.backend,
+    location: overview.location,
+    stored: overview.configured,
+    writable: overview.writable,
+    problem: overview.problem,
+    warning: overview.warning,
+    skipped: overview.skipped,
+    auth,
+  };
+}
+
+async function clear(chain: VaultChain, print: (text: string) => void): Promise<number> {
+  const { vault } = await chain.resolve();
+  if (vault.readOnly) throw new VaultReadOnly(vault.name, vault.location);
+  await vault.clear();
+  print(`${JSON.stringify({ backend: vault.name, cleared: true })}\n`);
+  return credentialsExitCodes.ok;
+}
+
+function loggerFor(verbose: boolean, io: CliIo): Logger {
+  return verbose
+    ? createRedactingLogger({
+        sink: (line) => io.stderr(`${line}\n`),
+        level: 'debug',
+        base: { component: 'kioskctl.credentials' },
+      })
+    : silentLogger;
+}
+
+function describeFailure(error: unknown): {
+  code: string;
+  status: number | null;
+  message: string;
+  exitCode: number;
+} {
+  if (error instanceof PasswordEntryAborted) {
+    return {
+      code: error.code,
+      status: null,
+      message: error.message,
+      exitCode: credentialsExitCodes.aborted,
+    };
+  }
+  if (isVaultError(error)) {
+    // The specific cause (NO_SECRET_SERVICE, INSECURE_PERMISSIONS...) is what a script branches on.
+    const code = error instanceof VaultUnavailable ? error.problem : error.code;
+    return {
+      code,
+      status: null,
+      message: error.message,
+      exitCode: credentialsExitCodes.invalidRequest,
+    };
+  }
+  if (error instanceof UsageError) {
+    return { code: error.code, status: null, message: error.message, exitCode: exitCodeFor(error) };
+  }
+  if (isCommerceApiError(error)) {
+    return {
+      code: error.code,
+      status: error.status ?? null,
+      message: error.message,
+      exitCode: exitCodeFor(error),
+    };
+  }
+  return {
+    code: 'UNEXPECTED',
+    status: null,
+    message: error instanceof Error ? error.message : String(error),
+    exitCode: credentialsExitCodes.unexpected,
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The credential vault: where the integration account's e-mail and password are kept (OS
+ * keychain, Electron safeStorage file, provisioned file), and the adapter the API client takes.
+ */
+export type {
+  Credentials,
+  CredentialVault,
+  SkippedVault,
+  VaultName,
+  VaultProblemCode,
+  VaultStatus,
+} from './vault.ts';
+export { vaultNames } from './vault.ts';
+export {
+  CredentialsCorrupt,
+  CredentialsMissing,
+  InvalidCredentials,
+  InvalidVaultConfig,
+  NoVaultAvailable,
+  PasswordEntryAborted,
+  VaultError,
+  VaultReadOnly,
+  VaultUnavailable,
+  isVaultError,
+} from './errors.ts';
+export { VaultConfig, defaultVaultOrder, resolveVaultConfig } from './config.ts';
+export type { ResolvedVaultConfig } from './config.ts';
+export { createVaultChain, resolveVault, vaultChainOf } from './chain.ts';
+export type { VaultChain, VaultDeps, VaultResolution } from './chain.ts';
+export { credentialsProvider } from './provider.ts';
+export { describeCredentials } from './credential-status.ts';
+export { credentialStore } from './credential-store.ts';
+export type { VaultCredentialStore } from './credential-store.ts';
+export type { CredentialsOverview } from './credential-status.ts';
+export { KEYTAR_ACCOUNT, KEYTAR_SERVICE, KeytarVault } from './keytar-vault.ts';
+export type { KeytarApi, KeytarVaultOptions } from './keytar-vault.ts';
+export { SAFE_STORAGE_FILE, SafeStorageVault } from './safe-storage-vault.ts';
+export type { SafeStorageVaultOptions } from './safe-storage-vault.ts';
+export type { AsyncSafeStorage, SafeStorageApi, SyncSafeStorage } from './safe-storage-api.ts';
+export { ProvisionedFileVault } from './provisioned-file-vault.ts';
+export type { ProvisionedFileVaultOptions } from './provisioned-file-vault.ts';
+export { checkCredentials } from './stored-credentials.ts';

@@ -1,0 +1,122 @@
+/**
+ * `npm start` without Electron: the loopback browser host on the embedded sandbox (or on
+ * KIOSK_API_BASE_URL with KIOSK_API_EMAIL/KIOSK_API_PASSWORD), printing the URL to open.
+ *
+ * Environment: KIOSK_API_BASE_URL; credentials from KIOSK_API_EMAIL + KIOSK_API_PASSWORD when set,
+ * else the vault chain as kioskctl reads it (KIOSK_VAULT, KIOSK_PROVISIONED_CREDENTIALS; the OS
+ * keychain or a provisioned file: Electron's safeStorage needs Electron); KIOSK_DATA_DIR,
+ * KIOSK_PORT (default: a free port), KIOSK_ADMIN_PIN (demo default 0000), KIOSK_SHOP_ID,
+ * KIOSK_PRINTER, KIOSK_RENDERER_DIR (default dist/renderer), KIOSK_LOG (a file for the JSON log).
+ */
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox } from '../../sandbox/index.ts';
+import { createVaultChain } from '../credentials/chain.ts';
+import { cliVaultConfig } from '../credentials/cli-credentials.ts';
+import {
+  type KioskCredentials,
+  fixedCredentials,
+  vaultCredentials,
+} from '../kiosk/credential-store.ts';
+import { createKioskServices } from '../kiosk/kiosk-services.ts';
+import { createRedactingLogger } from '../logging/redacting-logger.ts';
+import { startBrowserHost } from './browser-host.ts';
+
+const env = process.env;
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The demo's PIN is public (printed below); a real kiosk gets KIOSK_ADMIN_PIN or none. */
+const DEMO_ADMIN_PIN = '0000';
+
+function fail(message: string): never {
+  process.stderr.write(`kiosk: ${message}\n`);
+  process.exit(1);
+}
+
+const logFile = env['KIOSK_LOG'];
+if (logFile) mkdirSync(dirname(resolve(logFile)), { recursive: true });
+const logger = createRedactingLogger({
+  sink: (line) =>
+    logFile ? appendFileSync(logFile, `${line}\n`) : process.stderr.write(`${line}\n`),
+  level: logFile ? 'info' : 'warn',
+});
+
+const baseUrl = env['KIOSK_API_BASE_URL'] || undefined;
+const demo = baseUrl === undefined;
+const port = env['KIOSK_PORT'] ? Number(env['KIOSK_PORT']) : 0;
+if (!Number.isInteger(port) || port < 0 || port > 65_535) fail('KIOSK_PORT must be a port number');
+const adminPin = env['KIOSK_ADMIN_PIN'] || (demo ? DEMO_ADMIN_PIN : undefined);
+
+// The demo's data goes with the demo: the sandbox starts from its seed on every run, so an
+// outbox or a mirror kept from a previous run would describe another world.
+const dataDir = demo
+  ? mkdtempSync(join(tmpdir(), 'commerce-kiosk-demo-'))
+  : resolve(env['KIOSK_DATA_DIR'] ?? join(homedir(), '.local', 'share', 'commerce-kiosk'));
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+let credentials: KioskCredentials;
+let apiBaseUrl: string;
+if (demo) {
+  sandbox = await startSandbox({ port: 0 });
+  const account = sandbox.accounts[0] ?? fail('the embedded sandbox has no account');
+  credentials = fixedCredentials(account, 'sandbox');
+  apiBaseUrl = sandbox.baseUrl;
+} else {
+  const email = env['KIOSK_API_EMAIL'];
+  const password = env['KIOSK_API_PASSWORD'];
+  if (email && password) {
+    credentials = fixedCredentials({ email, password }, 'environment');
+  } else {
+    const config = cliVaultConfig({ dataDir }, env);
+    if (config === 'none') fail('KIOSK_VAULT=none: set KIOSK_API_EMAIL and KIOSK_API_PASSWORD');
+    try {
+      credentials = vaultCredentials(createVaultChain(config));
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error));
+    }
+  }
+  apiBaseUrl = baseUrl;
+}
+
+const services = await createKioskServices({
+  dataDir,
+  api: { baseUrl: apiBaseUrl, demo },
+  credentials,
+  host: 'browser',
+  ...(adminPin === undefined ? {} : { adminPin }),
+  ...(env['KIOSK_SHOP_ID'] ? { shopId: env['KIOSK_SHOP_ID'] } : {}),
+  ...(env['KIOSK_PRINTER'] ? { printing: { printer: env['KIOSK_PRINTER'] } } : {}),
+  logger,
+});
+const host = await startBrowserHost({
+  services,
+  rendererDir: resolve(env['KIOSK_RENDERER_DIR'] ?? join(repoRoot, 'dist', 'renderer')),
+  port,
+  logger,
+});
+services.start();
+
+process.stdout.write(
+  [
+    `kiosk: ${demo ? 'demo on the embedded sandbox' : `Commerce API at ${services.apiOrigin}`} (data: ${dataDir})`,
+    ...(demo ? [`kiosk: demo administrator PIN: ${DEMO_ADMIN_PIN}`] : []),
+    `kiosk: open ${host.url}`,
+    '',
+  ].join('\n'),
+);
+
+let stopping = false;
+async function stop(): Promise<void> {
+  // A second signal, or a shutdown stuck on a slow request, ends the process anyway.
+  if (stopping) process.exit(1);
+  stopping = true;
+  setTimeout(() => process.exit(1), 10_000).unref();
+  await host.close();
+  await services.close();
+  await sandbox?.close();
+  if (demo) rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

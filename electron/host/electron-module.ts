@@ -1,0 +1,99 @@
+import type { BrowserWindowConstructorOptions, CustomScheme, PrinterInfo } from 'electron';
+import type { SafeStorageApi } from '../credentials/safe-storage-api.ts';
+
+/** Electron's own types, re-exported for code that may not import `electron` (tests). */
+export type WindowOptions = BrowserWindowConstructorOptions;
+export type PrivilegedScheme = CustomScheme;
+
+/**
+ * The part of the `electron` module the kiosk uses, as plain structural types. The demo app
+ * passes the real module (type-checked against these in main.ts); unit tests pass a fake, so the
+ * whole shell runs under plain Node, where `require('electron')` throws.
+ */
+
+export interface PreventableEvent {
+  preventDefault(): void;
+}
+
+export interface WebFrameLike {
+  readonly url: string;
+  /** Null for a main frame. */
+  readonly parent: WebFrameLike | null;
+}
+
+export interface IpcInvokeEventLike {
+  /** Null when the frame navigated away or was destroyed before the handler ran. */
+  readonly senderFrame: WebFrameLike | null;
+  readonly sender: { readonly id: number };
+}
+
+export interface WebContentsLike {
+  readonly id: number;
+  on(event: 'will-navigate', listener: (event: PreventableEvent, url: string) => void): unknown;
+  on(event: 'will-redirect', listener: (event: PreventableEvent, url: string) => void): unknown;
+  on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
+  setWindowOpenHandler(handler: (details: { readonly url: string }) => { action: 'deny' }): void;
+  send(channel: string, ...args: unknown[]): void;
+  isDestroyed(): boolean;
+  getPrintersAsync(): Promise<PrinterInfo[]>;
+  print(
+    options: Record<string, unknown>,
+    callback: (success: boolean, failureReason: string) => void,
+  ): void;
+}
+
+export interface BrowserWindowLike {
+  readonly webContents: WebContentsLike;
+  loadURL(url: string): Promise<void>;
+  once(event: 'ready-to-show', listener: () => void): unknown;
+  on(event: 'closed', listener: () => void): unknown;
+  show(): void;
+  focus(): void;
+  isMinimized(): boolean;
+  restore(): void;
+  isDestroyed(): boolean;
+  destroy(): void;
+}
+
+export type PermissionRequestHandler = (
+  webContents: unknown,
+  permission: string,
+  callback: (granted: boolean) => void,
+) => void;
+
+export interface SessionLike {
+  setPermissionRequestHandler(handler: PermissionRequestHandler | null): void;
+  setPermissionCheckHandler(
+    handler: ((webContents: unknown, permission: string) => boolean) | null,
+  ): void;
+}
+
+export interface ElectronModule {
+  readonly app: {
+    isReady(): boolean;
+    whenReady(): Promise<void>;
+    requestSingleInstanceLock(): boolean;
+    on(event: 'second-instance', listener: () => void): unknown;
+    on(
+      event: 'web-contents-created',
+      listener: (event: unknown, contents: WebContentsLike) => void,
+    ): unknown;
+    quit(): void;
+  };
+  readonly protocol: {
+    registerSchemesAsPrivileged(schemes: CustomScheme[]): void;
+    handle(scheme: string, handler: (request: Request) => Response | Promise<Response>): void;
+    unhandle(scheme: string): void;
+  };
+  readonly session: { readonly defaultSession: SessionLike };
+  readonly ipcMain: {
+    handle(
+      channel: string,
+      listener: (event: IpcInvokeEventLike, ...args: unknown[]) => Promise<unknown> | unknown,
+    ): void;
+    removeHandler(channel: string): void;
+  };
+  readonly BrowserWindow: new (options: BrowserWindowConstructorOptions) => BrowserWindowLike;
+  /** For the safeStorage credential backend; a fake may leave it out. */
+  readonly safeStorage?: SafeStorageApi;
+}

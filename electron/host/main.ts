@@ -1,0 +1,68 @@
+/**
+ * The demo kiosk app's main process: the embeddable integration with the real `electron`
+ * module, on the embedded sandbox unless KIOSK_API_BASE_URL is set.
+ *
+ * Configuration (environment): KIOSK_API_BASE_URL; the credentials from KIOSK_API_EMAIL +
+ * KIOSK_API_PASSWORD when set, else the vault chain (KIOSK_VAULT, KIOSK_PROVISIONED_CREDENTIALS,
+ * as kioskctl reads them); KIOSK_DATA_DIR, KIOSK_ADMIN_PIN, KIOSK_SHOP_ID, KIOSK_PRINTER,
+ * KIOSK_KIOSK_MODE=1 (full-screen kiosk).
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as electron from 'electron';
+import { startSandbox } from '../../sandbox/index.ts';
+import { createRedactingLogger } from '../logging/redacting-logger.ts';
+import { cliVaultConfig } from '../credentials/cli-credentials.ts';
+import { fixedCredentials } from '../kiosk/credential-store.ts';
+import type { ElectronModule } from './electron-module.ts';
+import { createKioskIntegration } from './kiosk-integration.ts';
+import { registerKioskScheme } from './kiosk-window.ts';
+
+const env = process.env;
+const here = dirname(fileURLToPath(import.meta.url));
+// The bundle (dist/electron/main.js) sits beside preload.cjs; dist/renderer is its sibling.
+const distDir = env['KIOSK_DIST_DIR'] ?? join(here, '..');
+// The real module checked against the structural type the integration takes.
+const electronModule: ElectronModule = electron;
+const logger = createRedactingLogger({ sink: (line) => process.stderr.write(`${line}\n`) });
+
+registerKioskScheme(electronModule);
+
+const baseUrl = env['KIOSK_API_BASE_URL'] || undefined;
+const email = env['KIOSK_API_EMAIL'];
+const password = env['KIOSK_API_PASSWORD'];
+
+const dataDir = env['KIOSK_DATA_DIR'] ?? join(electron.app.getPath('userData'), 'kiosk');
+const vaultConfig = cliVaultConfig({ dataDir }, env);
+
+const kiosk = await createKioskIntegration({
+  electron: electronModule,
+  dataDir,
+  ...(baseUrl === undefined ? {} : { baseUrl }),
+  ...(email && password
+    ? { vault: fixedCredentials({ email, password }, 'environment') }
+    : vaultConfig === 'none'
+      ? {}
+      : { vault: vaultConfig }),
+  startSandbox: () => startSandbox({ port: 0 }),
+  rendererDir: join(distDir, 'renderer'),
+  preloadPath: join(distDir, 'electron', 'preload.cjs'),
+  window: { kiosk: env['KIOSK_KIOSK_MODE'] === '1' },
+  // The demo's PIN is public, as the demo data; a real kiosk gets KIOSK_ADMIN_PIN or none.
+  ...(env['KIOSK_ADMIN_PIN'] || baseUrl === undefined
+    ? { adminPin: env['KIOSK_ADMIN_PIN'] || '0000' }
+    : {}),
+  ...(env['KIOSK_SHOP_ID'] ? { shopId: env['KIOSK_SHOP_ID'] } : {}),
+  ...(env['KIOSK_PRINTER'] ? { printers: { printer: env['KIOSK_PRINTER'] } } : {}),
+  versions: {
+    electron: process.versions.electron ?? null,
+    chrome: process.versions.chrome ?? null,
+  },
+  logger,
+});
+
+if (kiosk.status === 'running') {
+  electron.app.on('window-all-closed', () => {
+    void kiosk.close().finally(() => electron.app.quit());
+  });
+}

@@ -1,0 +1,118 @@
+import type { OutboxChanged } from '../../shared/ipc/events.ts';
+import type { DebitView, PrintJob, PrinterInfo, SenderStatus } from '../../shared/ipc/index.ts';
+import { safeMessage } from '../ipc/error-mapping.ts';
+import type { OutboxEvent } from '../outbox/events.ts';
+import type { SenderStatus as OutboxSenderStatus } from '../outbox/sender.ts';
+import type { OutboxDebit } from '../outbox/store.ts';
+import type { PrinterInfo as BackendPrinterInfo } from '../printing/backend.ts';
+import type { PrintJobSnapshot } from '../printing/print-queue.ts';
+
+/**
+ * The services' records as the renderer sees them: times as ISO text, `undefined` as `null`
+ * (JSON has no undefined), and nothing the screen has no use for (the idempotency key and the
+ * raw request body of a debit stay in main).
+ */
+
+const iso = (epochMs: number): string => new Date(epochMs).toISOString();
+const isoOrNull = (epochMs: number | null): string | null =>
+  epochMs === null ? null : iso(epochMs);
+
+export function debitView(debit: OutboxDebit): DebitView {
+  const open = debit.state === 'pending' || debit.state === 'sending';
+  return {
+    id: debit.id,
+    giftCardId: debit.giftCardId,
+    amount: debit.amount,
+    reference: debit.reference,
+    policy: debit.policy,
+    acceptedOffline: debit.acceptedOffline,
+    state: debit.state,
+    attempts: debit.attempts,
+    createdAt: iso(debit.createdAt),
+    updatedAt: iso(debit.updatedAt),
+    lastAttemptAt: isoOrNull(debit.lastAttemptAt),
+    nextAttemptAt: open ? iso(debit.nextAttemptAt) : null,
+    lastError:
+      debit.lastErrorCode === null
+        ? null
+        : { code: debit.lastErrorCode, message: safeMessage(debit.lastErrorMessage ?? '') },
+    newBalance: debit.newBalance,
+    reply:
+      debit.reply === null
+        ? null
+        : debit.reply.kind === 'receipt'
+          ? { kind: 'receipt', receipt: debit.reply.receipt }
+          : { kind: 'usage', usage: debit.reply.usage },
+    resolvedAt: isoOrNull(debit.resolvedAt),
+    resolvedBy: debit.resolvedBy,
+    acknowledged: debit.acknowledgedAt !== null,
+  };
+}
+
+export function outboxEventView(event: OutboxEvent): OutboxChanged {
+  switch (event.type) {
+    case 'accepted':
+      return { type: 'accepted', debit: debitView(event.debit), connectivity: event.connectivity };
+    case 'state-changed':
+      return {
+        type: 'state-changed',
+        debit: debitView(event.debit),
+        from: event.from,
+        to: event.to,
+        reason: event.reason,
+      };
+    case 'attention-required':
+      return {
+        type: 'attention-required',
+        debit: debitView(event.debit),
+        code: event.code,
+        message: safeMessage(event.message),
+      };
+    case 'sender-paused':
+      return { type: 'sender-paused', code: event.code, message: safeMessage(event.message) };
+    case 'sender-resumed':
+      return { type: 'sender-resumed' };
+    case 'sender-lease':
+      // The owner names the host and the process: of no use to staff.
+      return { type: 'sender-lease', held: event.held };
+  }
+}
+
+export function senderView(status: OutboxSenderStatus): SenderStatus {
+  return {
+    running: status.running,
+    holdsLease: status.holdsLease,
+    paused:
+      status.paused === null
+        ? null
+        : { code: status.paused.code, message: safeMessage(status.paused.message) },
+    gateUntil: isoOrNull(status.gateUntil),
+    inFlight: status.inFlight,
+  };
+}
+
+export function printJobView(job: PrintJobSnapshot): PrintJob {
+  return {
+    id: job.id,
+    kind: job.kind,
+    reference: job.reference,
+    documentNumber: job.documentNumber ?? null,
+    printer: job.printer ?? null,
+    copies: job.copies,
+    state: job.state,
+    problem: job.problem === undefined ? null : { ...job.problem },
+    retries: job.retries,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+  };
+}
+
+export function printerView(printer: BackendPrinterInfo): PrinterInfo {
+  return {
+    name: printer.name,
+    isDefault: printer.isDefault,
+    state: printer.state,
+    accepting: printer.accepting,
+    reason: printer.reason === undefined ? null : { ...printer.reason },
+  };
+}

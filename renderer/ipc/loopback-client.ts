@@ -1,0 +1,168 @@
+import {
+  type EventName,
+  type EventPayloadOf,
+  type KioskApi,
+  eventNames,
+  ipcEvents,
+  ipcMessages,
+  listenerNameOf,
+  messageNames,
+} from '../../shared/ipc/contract.ts';
+import { type IpcResult, ipcErrorCodes, ipcResultOf } from '../../shared/ipc/errors.ts';
+import {
+  LOOPBACK_EVENTS_PATH,
+  LOOPBACK_IPC_PATH,
+  LOOPBACK_TOKEN_HEADER,
+} from '../../shared/ipc/loopback.ts';
+
+export interface LoopbackClientOptions {
+  /** The host's origin, `http://127.0.0.1:<port>` (the page's own origin). */
+  readonly origin: string;
+  /** The per-run token from the URL fragment. */
+  readonly token: string;
+  readonly fetch?: typeof fetch;
+  /** First reconnection delay of the event stream; doubled up to 30 s (default 1 s). */
+  readonly reconnectMs?: number;
+}
+
+type AnyListener = (payload: unknown) => void;
+
+function transportError(message: string): IpcResult<never> {
+  return { ok: false, error: { code: ipcErrorCodes.transport, message } };
+}
+
+/**
+ * The same typed surface as the preload's `window.kiosk`, over the loopback host's HTTP
+ * transport: one named method per message, one `on<Event>` per event. Replies are checked
+ * against the contract here too, so a confused or foreign server cannot hand the UI garbage.
+ */
+export function createLoopbackClient(options: LoopbackClientOptions): KioskApi {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const headers = { 'content-type': 'application/json', [LOOPBACK_TOKEN_HEADER]: options.token };
+  const listeners = new Map<string, Set<AnyListener>>();
+  let stream: AbortController | undefined;
+
+  async function call(
+    name: (typeof messageNames)[number],
+    request: unknown,
+  ): Promise<IpcResult<unknown>> {
+    let response: Response;
+    try {
+      response = await doFetch(`${options.origin}${LOOPBACK_IPC_PATH}${name}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(request ?? {}),
+        credentials: 'omit',
+        cache: 'no-store',
+      });
+    } catch {
+      return transportError('the kiosk host cannot be reached');
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      return transportError(`the kiosk host replied HTTP ${response.status} without a result`);
+    }
+    const parsed = ipcResultOf(ipcMessages[name].reply).safeParse(body);
+    if (!parsed.success) {
+      return transportError(`the kiosk host's reply to ${name} does not match the contract`);
+    }
+    return parsed.data as IpcResult<unknown>;
+  }
+
+  function dispatch(channel: string, data: string): void {
+    const event = eventNames.find((name) => ipcEvents[name].channel === channel);
+    if (event === undefined) return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const parsed = ipcEvents[event].payload.safeParse(payload);
+    if (!parsed.success) return;
+    for (const listener of [...(listeners.get(event) ?? [])]) {
+      try {
+        listener(parsed.data);
+      } catch (error) {
+        // One broken screen must not stop the others from hearing the event.
+        console.error('kiosk event listener failed', error);
+      }
+    }
+  }
+
+  async function readStream(controller: AbortController): Promise<void> {
+    let delay = options.reconnectMs ?? 1_000;
+    while (!controller.signal.aborted) {
+      try {
+        const response = await doFetch(`${options.origin}${LOOPBACK_EVENTS_PATH}`, {
+          method: 'POST',
+          headers,
+          body: '{}',
+          credentials: 'omit',
+          cache: 'no-store',
+          signal: controller.signal,
+        });
+        if (!response.ok || response.body === null) throw new Error(`HTTP ${response.status}`);
+        delay = options.reconnectMs ?? 1_000;
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const record = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            let channel = '';
+            const data: string[] = [];
+            for (const line of record.split('\n')) {
+              if (line.startsWith('event: ')) channel = line.slice(7);
+              else if (line.startsWith('data: ')) data.push(line.slice(6));
+            }
+            if (channel !== '') dispatch(channel, data.join('\n'));
+          }
+        }
+      } catch {
+        if (controller.signal.aborted) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(30_000, delay * 2);
+    }
+  }
+
+  function subscribe(event: EventName, callback: AnyListener): () => void {
+    let set = listeners.get(event);
+    if (set === undefined) {
+      set = new Set();
+      listeners.set(event, set);
+    }
+    set.add(callback);
+    // One stream for all events, opened with the first listener and closed with the last.
+    if (stream === undefined) {
+      const controller = new AbortController();
+      stream = controller;
+      void readStream(controller);
+    }
+    return () => {
+      set.delete(callback);
+      const remaining = [...listeners.values()].reduce((sum, entry) => sum + entry.size, 0);
+      if (remaining === 0 && stream !== undefined) {
+        stream.abort();
+        stream = undefined;
+      }
+    };
+  }
+
+  const api: Record<string, unknown> = {};
+  for (const name of messageNames) {
+    api[name] = (request?: unknown) => call(name, request);
+  }
+  for (const event of eventNames) {
+    api[listenerNameOf(event)] = (callback: (payload: EventPayloadOf<typeof event>) => void) =>
+      subscribe(event, callback as AnyListener);
+  }
+  return Object.freeze(api) as KioskApi;
+}

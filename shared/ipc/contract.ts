@@ -1,0 +1,79 @@
+import type { z } from 'zod';
+import { catalogMessages } from './catalog.ts';
+import { customerMessages } from './customers.ts';
+import type { IpcResult } from './errors.ts';
+import { ipcEvents } from './events.ts';
+import { giftCardMessages } from './gift-cards.ts';
+import type { EventSpec, MessageSpec } from './message.ts';
+import { printingMessages } from './printing.ts';
+import { salesMessages, savMessages } from './sales.ts';
+import { settingsMessages, statusMessages } from './status.ts';
+
+/**
+ * The whole renderer <-> main contract. Both hosts (Electron IPC and the loopback browser host),
+ * the preload, the router and the renderer client are derived from these two tables, so a
+ * message exists everywhere or nowhere.
+ */
+export const ipcMessages = {
+  ...catalogMessages,
+  ...customerMessages,
+  ...salesMessages,
+  ...savMessages,
+  ...giftCardMessages,
+  ...printingMessages,
+  ...statusMessages,
+  ...settingsMessages,
+} as const;
+
+export { ipcEvents };
+
+export type IpcMessages = typeof ipcMessages;
+export type MessageName = keyof IpcMessages;
+export type IpcEvents = typeof ipcEvents;
+export type EventName = keyof IpcEvents;
+
+export const messageNames = Object.keys(ipcMessages) as MessageName[];
+export const eventNames = Object.keys(ipcEvents) as EventName[];
+
+/** What the renderer passes (defaults not yet applied). */
+export type RequestOf<N extends MessageName> = z.input<IpcMessages[N]['request']>;
+/** What main parsed and hands to the service. */
+export type ParsedRequestOf<N extends MessageName> = z.output<IpcMessages[N]['request']>;
+export type ReplyOf<N extends MessageName> = z.output<IpcMessages[N]['reply']>;
+export type EventPayloadOf<E extends EventName> = z.output<IpcEvents[E]['payload']>;
+
+/** `onConnectivityChanged`, `onOutboxChanged`... */
+export type ListenerName<E extends EventName> = `on${Capitalize<E>}`;
+
+export function listenerNameOf<E extends EventName>(event: E): ListenerName<E> {
+  return `on${event.charAt(0).toUpperCase()}${event.slice(1)}` as ListenerName<E>;
+}
+
+type MessageMethod<N extends MessageName> =
+  // Messages whose request may be empty can be called without an argument.
+  Record<string, never> extends RequestOf<N>
+    ? (request?: RequestOf<N>) => Promise<IpcResult<ReplyOf<N>>>
+    : (request: RequestOf<N>) => Promise<IpcResult<ReplyOf<N>>>;
+
+/**
+ * `window.kiosk`, and the loopback client with the same surface: one named method per message,
+ * one `on<Event>` per event returning its unsubscribe function. Nothing generic.
+ */
+export type KioskApi = { readonly [N in MessageName]: MessageMethod<N> } & {
+  readonly [E in EventName as ListenerName<E>]: (
+    callback: (payload: EventPayloadOf<E>) => void,
+  ) => () => void;
+};
+
+export function messageByChannel(channel: string): MessageName | undefined {
+  for (const name of messageNames) {
+    if (ipcMessages[name].channel === channel) return name;
+  }
+  return undefined;
+}
+
+/** The tables' types, checked: every entry is a message or an event spec. */
+const _messagesAreSpecs: Readonly<Record<MessageName, MessageSpec>> = ipcMessages;
+const _eventsAreSpecs: Readonly<Record<EventName, EventSpec>> = ipcEvents;
+void _messagesAreSpecs;
+void _eventsAreSpecs;

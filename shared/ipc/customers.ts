@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import {
+  CreditsReply,
+  Customer,
+  CustomerHistory,
+  CustomerSearchReply,
+  creditTypes,
+  historyFamilies,
+} from '../api/customers.ts';
+import { Page, PageLimit, RecordId } from './common.ts';
+import { defineMessage } from './message.ts';
+
+/**
+ * Customer lookup at the counter. A search needs the exact e-mail address AND a second fact the
+ * customer states (name, phone or postal code): staff must not be able to browse the customer
+ * base, nor find a person from one guessable value.
+ */
+export const SearchCustomersRequest = z
+  .strictObject({
+    email: z.email().max(300),
+    lastName: z.string().trim().min(1).max(300).optional(),
+    firstName: z.string().trim().min(1).max(300).optional(),
+    phone: z.string().trim().min(1).max(64).optional(),
+    postalCode: z.string().trim().min(1).max(16).optional(),
+    page: Page.optional(),
+    limit: PageLimit.optional(),
+  })
+  .refine((q) => [q.lastName, q.firstName, q.phone, q.postalCode].some((v) => v !== undefined), {
+    message: 'a second criterion (lastName, firstName, phone or postalCode) is required',
+    path: ['lastName'],
+  });
+export type SearchCustomersRequest = z.input<typeof SearchCustomersRequest>;
+
+export const GetCustomerRequest = z.strictObject({
+  customerId: RecordId,
+  /** Ask for the contact block (needs `customers:pii:read`; left out otherwise). */
+  includeContact: z.boolean().optional(),
+});
+export type GetCustomerRequest = z.input<typeof GetCustomerRequest>;
+
+export const GetCustomerHistoryRequest = z.strictObject({
+  customerId: RecordId,
+  /** Families to read; all that the account may see when absent. */
+  families: z.array(z.enum(historyFamilies)).min(1).max(historyFamilies.length).optional(),
+});
+export type GetCustomerHistoryRequest = z.input<typeof GetCustomerHistoryRequest>;
+
+export const ListCustomerCreditsRequest = z.strictObject({
+  customerId: RecordId,
+  types: z.array(z.enum(creditTypes)).min(1).max(creditTypes.length).optional(),
+  page: Page.optional(),
+  limit: PageLimit.optional(),
+});
+export type ListCustomerCreditsRequest = z.input<typeof ListCustomerCreditsRequest>;
+
+export const customerMessages = {
+  searchCustomers: defineMessage('searchCustomers', {
+    group: 'customers',
+    summary: 'Find a customer by exact e-mail plus a second criterion',
+    request: SearchCustomersRequest,
+    reply: CustomerSearchReply,
+  }),
+  getCustomer: defineMessage('getCustomer', {
+    group: 'customers',
+    summary: 'One customer',
+    request: GetCustomerRequest,
+    reply: Customer,
+  }),
+  getCustomerHistory: defineMessage('getCustomerHistory', {
+    group: 'customers',
+    summary: 'Commercial history of a customer',
+    request: GetCustomerHistoryRequest,
+    reply: CustomerHistory,
+  }),
+  listCustomerCredits: defineMessage('listCustomerCredits', {
+    group: 'customers',
+    summary: 'Credit notes and gift cards held by a customer',
+    request: ListCustomerCreditsRequest,
+    reply: CreditsReply,
+  }),
+} as const;

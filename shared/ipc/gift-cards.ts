@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import {
+  GiftCard,
+  GiftCardDebit,
+  GiftCardDebitReceipt,
+  GiftCardUsage,
+  giftCardIncludes,
+} from '../api/gift-cards.ts';
+import { Amount, Id } from '../api/primitives.ts';
+import { EmptyRequest, IsoTime, RecordId } from './common.ts';
+import { defineMessage } from './message.ts';
+
+/**
+ * Gift cards and the durable debit outbox. A debit is accepted only once it is committed locally;
+ * the reply says whether it is already settled (within `waitMs`) or still on its way, and every
+ * later change arrives as an `outboxChanged` event.
+ */
+
+export const debitStates = [
+  'pending',
+  'sending',
+  'applied',
+  'refused',
+  'failed',
+  'expired',
+  'cancelled',
+] as const;
+export const DebitState = z.enum(debitStates);
+export type DebitState = z.infer<typeof DebitState>;
+
+/**
+ * `prefer_online`: accepted offline too, within the offline limits. `require_online`: refused
+ * unless the service looks reachable (the staff choice for a large amount).
+ */
+export const debitPolicies = ['prefer_online', 'require_online'] as const;
+export const DebitPolicy = z.enum(debitPolicies);
+
+export const ConnectivityState = z.enum(['online', 'degraded', 'offline']);
+export type ConnectivityState = z.infer<typeof ConnectivityState>;
+/** The outbox also knows `unknown` (no monitor yet). */
+export const OutboxConnectivity = z.enum(['online', 'degraded', 'offline', 'unknown']);
+
+/** The outbox appends a 17-character unique suffix to the caller's reference (64 in all). */
+export const MAX_DEBIT_REFERENCE_LENGTH = 47;
+
+export const GetGiftCardRequest = z.strictObject({
+  giftCardId: RecordId,
+  include: z.array(z.enum(giftCardIncludes)).min(1).max(giftCardIncludes.length).optional(),
+});
+export type GetGiftCardRequest = z.input<typeof GetGiftCardRequest>;
+
+export const DebitGiftCardRequest = z.strictObject({
+  giftCardId: RecordId,
+  /** EUR, positive, at most two decimals (the API's own rule). */
+  amount: GiftCardDebit.shape.amount,
+  /** The sale number or any staff reference; found back in the card's usages. */
+  reference: z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_DEBIT_REFERENCE_LENGTH)
+    .regex(/^[\w .:/#-]+$/u, { message: 'letters, digits, spaces and . : / # - _ only' })
+    .optional(),
+  policy: DebitPolicy,
+  /** How long to wait for the service's answer before replying (0: reply once stored). */
+  waitMs: z.number().int().min(0).max(30_000).optional(),
+});
+export type DebitGiftCardRequest = z.input<typeof DebitGiftCardRequest>;
+
+/** One outbox entry as staff see it (the idempotency key and raw body stay in main). */
+export const DebitView = z.object({
+  id: z.number().int().positive(),
+  giftCardId: Id,
+  amount: Amount,
+  reference: z.string(),
+  policy: DebitPolicy,
+  acceptedOffline: z.boolean(),
+  state: DebitState,
+  attempts: z.number().int().min(0),
+  createdAt: IsoTime,
+  updatedAt: IsoTime,
+  lastAttemptAt: IsoTime.nullable(),
+  /** Open entries: when the next try is due. */
+  nextAttemptAt: IsoTime.nullable(),
+  lastError: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** The balance the service computed after this debit; null when not known. */
+  newBalance: Amount.nullable(),
+  reply: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('receipt'), receipt: GiftCardDebitReceipt }),
+      z.object({ kind: z.literal('usage'), usage: GiftCardUsage }),
+    ])
+    .nullable(),
+  resolvedAt: IsoTime.nullable(),
+  resolvedBy: z.enum(['service', 'reconciliation', 'staff', 'expiry']).nullable(),
+  acknowledged: z.boolean(),
+});
+export type DebitView = z.infer<typeof DebitView>;
+
+export const DebitGiftCardReply = z.object({
+  debit: DebitView,
+  /** `stored-offline`: the service looks unreachable; the debit is kept and sent later. */
+  delivery: z.enum(['send-now', 'stored-offline']),
+  connectivity: OutboxConnectivity,
+  /** The debit reached a final state (applied, refused...) within `waitMs`. */
+  settled: z.boolean(),
+});
+export type DebitGiftCardReply = z.infer<typeof DebitGiftCardReply>;
+
+export const ListDebitsRequest = z.strictObject({
+  /**
+   * `open`: pending and sending. `attention`: refused, failed or expired, not yet acknowledged.
+   * `recent`: the latest entries in any state.
+   */
+  view: z.enum(['open', 'attention', 'recent']),
+  limit: z.number().int().min(1).max(200).optional(),
+});
+export type ListDebitsRequest = z.input<typeof ListDebitsRequest>;
+
+export const ListDebitsReply = z.object({ debits: z.array(DebitView) });
+export type ListDebitsReply = z.infer<typeof ListDebitsReply>;
+
+export const DebitIdRequest = z.strictObject({
+  debitId: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53 - 1),
+});
+export type DebitIdRequest = z.input<typeof DebitIdRequest>;
+
+export const SenderStatus = z.object({
+  running: z.boolean(),
+  /** Another process (kioskctl) may be the one sending. */
+  holdsLease: z.boolean(),
+  /** Credentials were rejected: nothing is sent until an administrator fixes them. */
+  paused: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** Nothing is sent before this time (backoff or Retry-After). */
+  gateUntil: IsoTime.nullable(),
+  inFlight: z.number().int().min(0),
+});
+export type SenderStatus = z.infer<typeof SenderStatus>;
+
+export const OutboxLimits = z.object({
+  maxOfflineDebitAmount: z.number(),
+  maxPendingAmount: z.number(),
+  maxPendingAmountPerCard: z.number(),
+  maxPendingCount: z.number().int(),
+  maxAgeMs: z.number(),
+});
+export type OutboxLimits = z.infer<typeof OutboxLimits>;
+
+export const OutboxSummaryReply = z.object({
+  pendingCount: z.number().int().min(0),
+  pendingAmount: Amount,
+  oldestPendingAgeMs: z.number().nullable(),
+  sendingCount: z.number().int().min(0),
+  needingAttention: z.object({
+    refused: z.number().int(),
+    failed: z.number().int(),
+    expired: z.number().int(),
+    total: z.number().int(),
+  }),
+  sender: SenderStatus.nullable(),
+  limits: OutboxLimits,
+});
+export type OutboxSummaryReply = z.infer<typeof OutboxSummaryReply>;
+
+export const SendNowReply = z.object({ sender: SenderStatus.nullable() });
+export type SendNowReply = z.infer<typeof SendNowReply>;
+
+export const giftCardMessages = {
+  getGiftCard: defineMessage('getGiftCard', {
+    group: 'gift-cards',
+    summary: 'Look a gift card up (masked number, balance)',
+    request: GetGiftCardRequest,
+    reply: GiftCard,
+  }),
+  debitGiftCard: defineMessage('debitGiftCard', {
+    group: 'gift-cards',
+    summary: 'Accept a debit into the outbox, optionally waiting for its outcome',
+    request: DebitGiftCardRequest,
+    reply: DebitGiftCardReply,
+  }),
+  listDebits: defineMessage('listDebits', {
+    group: 'gift-cards',
+    summary: 'Outbox entries: open, needing attention, or recent',
+    request: ListDebitsRequest,
+    reply: ListDebitsReply,
+  }),
+  sendOutboxNow: defineMessage('sendOutboxNow', {
+    group: 'gift-cards',
+    summary: 'Try the due debits now',
+    request: EmptyRequest,
+    reply: SendNowReply,
+  }),
+  cancelDebit: defineMessage('cancelDebit', {
+    group: 'gift-cards',
+    summary: 'Withdraw a debit that was never sent',
+    request: DebitIdRequest,
+    reply: DebitView,
+  }),
+  acknowledgeDebit: defineMessage('acknowledgeDebit', {
+    group: 'gift-cards',
+    summary: 'Staff saw a refused, failed or expired debit',
+    request: DebitIdRequest,
+    reply: DebitView,
+  }),
+  getOutboxSummary: defineMessage('getOutboxSummary', {
+    group: 'gift-cards',
+    summary: 'Pending count and amount, entries needing attention, the sender and the limits',
+    request: EmptyRequest,
+    reply: OutboxSummaryReply,
+  }),
+} as const;

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { Base64, EmptyRequest, IsoTime, RecordId } from './common.ts';
+import { defineMessage } from './message.ts';
+
+/**
+ * Printing invoices and SAV slips. Jobs carry no personal data (opaque ids, business numbers);
+ * their progress arrives as `printJobChanged` events.
+ */
+
+export const printProblemCodes = [
+  'printer_unknown',
+  'printer_offline',
+  'printer_stopped',
+  'printer_not_accepting',
+  'out_of_paper',
+  'paper_jam',
+  'scheduler_down',
+  'no_printer',
+  'job_unknown',
+  'job_held',
+  'job_aborted',
+  'job_stalled',
+  'backend_unavailable',
+  'invalid_options',
+  'document_rejected',
+  'document_unavailable',
+  'print_failed',
+] as const;
+
+/** What holds a printer or a job up, as a code the UI translates and an English sentence. */
+export const PrintProblem = z.object({ code: z.enum(printProblemCodes), message: z.string() });
+export type PrintProblem = z.infer<typeof PrintProblem>;
+
+export const PrinterInfo = z.object({
+  name: z.string(),
+  isDefault: z.boolean(),
+  state: z.enum(['idle', 'printing', 'stopped']),
+  /** False when the queue refuses new jobs. */
+  accepting: z.boolean(),
+  reason: PrintProblem.nullable(),
+});
+export type PrinterInfo = z.infer<typeof PrinterInfo>;
+
+export const ListPrintersReply = z.object({
+  /** `cups` or `electron`; null when no backend could be set up. */
+  backend: z.enum(['cups', 'electron']).nullable(),
+  printers: z.array(PrinterInfo),
+  /** The printer jobs go to when none is named: the kiosk's setting, else the system default. */
+  defaultPrinter: z.string().nullable(),
+});
+export type ListPrintersReply = z.infer<typeof ListPrintersReply>;
+
+export const DocumentKind = z.enum(['invoice', 'sav-slip']);
+export type DocumentKind = z.infer<typeof DocumentKind>;
+
+export const PrintJobState = z.enum([
+  'queued',
+  'sending',
+  'printing',
+  'completed',
+  'failed',
+  'cancelled',
+]);
+
+export const PrintJob = z.object({
+  id: z.string(),
+  kind: DocumentKind,
+  /** The sale id (invoice) or SAV id (slip). */
+  reference: z.string(),
+  documentNumber: z.string().nullable(),
+  printer: z.string().nullable(),
+  copies: z.number().int(),
+  state: PrintJobState,
+  problem: PrintProblem.nullable(),
+  retries: z.number().int().min(0),
+  createdAt: IsoTime,
+  updatedAt: IsoTime,
+});
+export type PrintJob = z.infer<typeof PrintJob>;
+
+/** A CUPS queue name as the printing backends accept it (no spaces, slashes, quotes, no `-`). */
+export const PrinterName = z
+  .string()
+  .regex(/^[^\s/#\\'"-][^\s/#\\'"]{0,126}$/u, { message: 'not a valid printer name' });
+
+const printOptions = {
+  /** Overrides the kiosk's printer for this job. */
+  printer: PrinterName.optional(),
+  copies: z.number().int().min(1).max(20).optional(),
+};
+
+export const PrintInvoiceRequest = z.strictObject({ saleId: RecordId, ...printOptions });
+export type PrintInvoiceRequest = z.input<typeof PrintInvoiceRequest>;
+
+export const PrintSavSlipRequest = z.strictObject({ savId: RecordId, ...printOptions });
+export type PrintSavSlipRequest = z.input<typeof PrintSavSlipRequest>;
+
+export const PrintJobIdRequest = z.strictObject({
+  jobId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { message: 'not a print job id' }),
+});
+export type PrintJobIdRequest = z.input<typeof PrintJobIdRequest>;
+
+export const ListPrintJobsReply = z.object({
+  /** Unfinished jobs first (oldest first), then recent finished ones (newest first). */
+  jobs: z.array(PrintJob),
+});
+export type ListPrintJobsReply = z.infer<typeof ListPrintJobsReply>;
+
+export const PreviewDocumentRequest = z.strictObject({
+  kind: DocumentKind,
+  /** The sale id (invoice) or SAV id (slip). */
+  reference: RecordId,
+  /** Also render the first page as PNG (needs poppler's pdftoppm in main). */
+  firstPagePng: z.boolean().optional(),
+});
+export type PreviewDocumentRequest = z.input<typeof PreviewDocumentRequest>;
+
+export const PreviewDocumentReply = z.object({
+  kind: DocumentKind,
+  reference: z.string(),
+  documentNumber: z.string().nullable(),
+  /** The verified PDF, exactly what the printer would get. */
+  pdfBase64: Base64,
+  firstPagePngBase64: Base64.nullable(),
+  /** Why there is no PNG although one was asked for. */
+  pngUnavailable: z.string().nullable(),
+});
+export type PreviewDocumentReply = z.infer<typeof PreviewDocumentReply>;
+
+export const printingMessages = {
+  listPrinters: defineMessage('listPrinters', {
+    group: 'printing',
+    summary: 'The printers and which one is used by default',
+    request: EmptyRequest,
+    reply: ListPrintersReply,
+  }),
+  printInvoice: defineMessage('printInvoice', {
+    group: 'printing',
+    summary: "Print a sale's invoice",
+    request: PrintInvoiceRequest,
+    reply: PrintJob,
+  }),
+  printSavSlip: defineMessage('printSavSlip', {
+    group: 'printing',
+    summary: 'Print a SAV slip',
+    request: PrintSavSlipRequest,
+    reply: PrintJob,
+  }),
+  getPrintJob: defineMessage('getPrintJob', {
+    group: 'printing',
+    summary: 'One print job',
+    request: PrintJobIdRequest,
+    reply: PrintJob,
+  }),
+  listPrintJobs: defineMessage('listPrintJobs', {
+    group: 'printing',
+    summary: 'Unfinished and recent print jobs',
+    request: EmptyRequest,
+    reply: ListPrintJobsReply,
+  }),
+  cancelPrintJob: defineMessage('cancelPrintJob', {
+    group: 'printing',
+    summary: 'Cancel a print job',
+    request: PrintJobIdRequest,
+    reply: PrintJob,
+  }),
+  previewDocument: defineMessage('previewDocument', {
+    group: 'printing',
+    summary: 'The PDF (and optionally its first page as PNG) as it would be printed',
+    request: PreviewDocumentRequest,
+    reply: PreviewDocumentReply,
+  }),
+} as const;

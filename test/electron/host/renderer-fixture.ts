@@ -1,0 +1,30 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const SECRET_TEXT = 'root:x:0:0:NOT-FOR-THE-RENDERER';
+
+export interface RendererFixture {
+  /** The renderer folder: index.html, assets/app.js, a symlink leading outside. */
+  readonly rendererDir: string;
+  /** A file beside the renderer folder that must never be served. */
+  readonly secretPath: string;
+  close(): Promise<void>;
+}
+
+export async function makeRendererFixture(): Promise<RendererFixture> {
+  const base = await mkdtemp(join(tmpdir(), 'kiosk-renderer-'));
+  const rendererDir = join(base, 'renderer');
+  await mkdir(join(rendererDir, 'assets'), { recursive: true });
+  await writeFile(
+    join(rendererDir, 'index.html'),
+    '<!doctype html><script type="module" src="./assets/app.js"></script>',
+  );
+  await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log("kiosk")');
+  await writeFile(join(rendererDir, 'notes.unknownext'), 'x');
+  const secretPath = join(base, 'secret.txt');
+  await writeFile(secretPath, SECRET_TEXT);
+  await symlink(secretPath, join(rendererDir, 'assets', 'leak.txt'));
+  await symlink(base, join(rendererDir, 'up'));
+  return { rendererDir, secretPath, close: () => rm(base, { recursive: true, force: true }) };
+}

@@ -1,0 +1,82 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createIpcRouter, type IpcRouter } from '../../../electron/ipc/router.ts';
+import { fixedCredentials } from '../../../electron/kiosk/credential-store.ts';
+import {
+  type KioskServices,
+  type KioskServicesOptions,
+  createKioskServices,
+} from '../../../electron/kiosk/kiosk-services.ts';
+import type { Logger } from '../../../electron/logging/redacting-logger.ts';
+import { type RunningSandbox, startSandbox } from '../../../sandbox/index.ts';
+
+export const APP_ORIGIN = 'app://kiosk';
+export const KIOSK_PAGE = { frameUrl: 'app://kiosk/index.html', isMainFrame: true } as const;
+export const ADMIN_PIN = '4821';
+
+export interface KioskFixture {
+  readonly sandbox: RunningSandbox;
+  readonly services: KioskServices;
+  readonly router: IpcRouter;
+  readonly dataDir: string;
+  /** Sandbox HTTP requests seen so far (from its request log). */
+  requestCount(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * The real thing, small: the sandbox over HTTP (40 products), the kiosk services on a temporary
+ * SQLite database, the router as the Electron host builds it (origin app://kiosk). Background
+ * work (probes, sync loop, sender) is not started unless the test asks.
+ */
+export async function startKioskFixture(
+  options: {
+    readonly email?: string;
+    readonly logger?: Logger;
+    readonly services?: Partial<Omit<KioskServicesOptions, 'dataDir' | 'api' | 'credentials'>>;
+  } = {},
+): Promise<KioskFixture> {
+  let requests = 0;
+  const sandbox = await startSandbox({
+    port: 0,
+    products: 40,
+    control: true,
+    log: (line: string) => {
+      if (line.includes('"msg":"request"')) requests += 1;
+    },
+  });
+  const account =
+    sandbox.accounts.find((entry) => entry.email === (options.email ?? 'kiosk-all@sandbox.test')) ??
+    sandbox.accounts[0]!;
+  const dataDir = await mkdtemp(join(tmpdir(), 'kiosk-test-'));
+  const services = await createKioskServices({
+    dataDir,
+    api: { baseUrl: sandbox.baseUrl, demo: true },
+    credentials: fixedCredentials(account, 'sandbox'),
+    host: 'electron',
+    adminPin: ADMIN_PIN,
+    connectivityProbeMs: 0,
+    printing: { backend: 'cups', cupsServer: '127.0.0.1:9' },
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...options.services,
+  });
+  const router = createIpcRouter({
+    handlers: services.handlers,
+    allowedOrigins: [APP_ORIGIN],
+    adminGuard: services.adminGuard,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  return {
+    sandbox,
+    services,
+    router,
+    dataDir,
+    requestCount: () => requests,
+    async close() {
+      await services.close();
+      await sandbox.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

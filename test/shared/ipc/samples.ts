@@ -1,0 +1,46 @@
+import type { MessageName, RequestOf } from '../../../shared/ipc/contract.ts';
+
+/**
+ * One valid request per message (the ids are the sandbox's demo records). The type makes a new
+ * message without a sample a compile error, so the property tests always cover every channel.
+ */
+export const validRequests: { readonly [N in MessageName]: RequestOf<N> } = {
+  searchProducts: { text: 'glacons', limit: 5 },
+  getProduct: { productId: 'prod_e656b8f34cdb2579' },
+  listShops: {},
+  getSyncStatus: {},
+  syncNow: { full: false },
+  searchCustomers: { email: 'famille.moreau@example.com', lastName: 'Moreau' },
+  getCustomer: { customerId: 'customer_d7fec614-a393-43e6-9a5e-219599816ba6' },
+  getCustomerHistory: { customerId: 'customer_d7fec614-a393-43e6-9a5e-219599816ba6' },
+  listCustomerCredits: { customerId: 'customer_d7fec614-a393-43e6-9a5e-219599816ba6' },
+  getSale: { saleId: 'sale_18bdd0dd-0fcb-486f-bc29-d12bc3013fc1' },
+  getInvoice: { saleId: 'sale_18bdd0dd-0fcb-486f-bc29-d12bc3013fc1' },
+  getSav: { savId: 'sav_59fbe45d-07bc-451b-9353-6350decefec2' },
+  getSavLog: { savId: 'sav_59fbe45d-07bc-451b-9353-6350decefec2' },
+  getGiftCard: { giftCardId: 'gift_card_ddf0db2b-c468-4d07-9853-e8ef57c20a81' },
+  debitGiftCard: {
+    giftCardId: 'gift_card_ddf0db2b-c468-4d07-9853-e8ef57c20a81',
+    amount: 1.5,
+    policy: 'prefer_online',
+  },
+  listDebits: { view: 'open' },
+  sendOutboxNow: {},
+  cancelDebit: { debitId: 1 },
+  acknowledgeDebit: { debitId: 1 },
+  getOutboxSummary: {},
+  listPrinters: {},
+  printInvoice: { saleId: 'sale_18bdd0dd-0fcb-486f-bc29-d12bc3013fc1' },
+  printSavSlip: { savId: 'sav_59fbe45d-07bc-451b-9353-6350decefec2' },
+  getPrintJob: { jobId: '0b9c6c39-7f0e-4a43-9a43-0f1f3f0c2a11' },
+  listPrintJobs: {},
+  cancelPrintJob: { jobId: '0b9c6c39-7f0e-4a43-9a43-0f1f3f0c2a11' },
+  previewDocument: { kind: 'invoice', reference: 'sale_18bdd0dd-0fcb-486f-bc29-d12bc3013fc1' },
+  getStatus: {},
+  checkConnectivity: {},
+  getSettings: {},
+  updateSettings: { adminPin: '1234', changes: { locale: 'en' } },
+  setCredentials: { adminPin: '1234', email: 'kiosk@example.com', password: 'secret' },
+  testConnection: {},
+  checkAdminPin: { pin: '1234' },
+};
