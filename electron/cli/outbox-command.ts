@@ -1,0 +1,510 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { AuthRequest } from '../../shared/api/auth.ts';
+import type { Clock } from '../api/clock.ts';
+import { type CommerceApiClient, createApiClient } from '../api/client.ts';
+import { isCommerceApiError } from '../api/errors.ts';
+import type { Credentials } from '../api/token.ts';
+import { type Logger, createRedactingLogger, silentLogger } from '../logging/redacting-logger.ts';
+import { connectivityOf, createApiGateway, outboxClientRetry } from '../outbox/api-gateway.ts';
+import { OutboxError } from '../outbox/errors.ts';
+import type { ConnectivityStatus } from '../outbox/events.ts';
+import type { DebitGateway } from '../outbox/gateway.ts';
+import type { OfflineLimits } from '../outbox/limits.ts';
+import { Outbox } from '../outbox/outbox.ts';
+import { OutboxSender, type DrainReport, type SenderOptions } from '../outbox/sender.ts';
+import { debitStates, type DebitState, type OutboxDebit } from '../outbox/store.ts';
+import { openDatabase, type KioskDatabase } from '../storage/database.ts';
+import { StorageError } from '../storage/errors.ts';
+
+/**
+ * `kioskctl outbox ...`: the durable gift-card debit outbox from a technician's shell, on the
+ * kiosk's own data directory (the same database the kiosk app uses; the sender lease keeps the
+ * two from sending at once).
+ *
+ *   kioskctl [--data-dir <dir>] [--base-url <url>] [--credentials <file>] outbox <command>
+ *     enqueue --card <giftCardId> --amount <eur> [--reference <r>] [--policy prefer_online|require_online] [--wait <s>]
+ *         Prints {"id","idempotencyKey","state"} on one line once the row is committed, then,
+ *         if --wait saw the debit settle in time, a second line {"outcome": {...}}.
+ *     drain [--until-empty] [--timeout <s>]    runs the sender; prints a JSON report
+ *     list [--state <state>]                   {"debits": [...]}
+ *     show <id>                                the debit as JSON
+ *     cancel <id>                              only a debit never attempted
+ *
+ * `--data-dir` defaults to env KIOSK_DATA_DIR; `--base-url`/`--credentials` (or env
+ * KIOSK_API_BASE_URL, KIOSK_API_EMAIL, KIOSK_API_PASSWORD) are needed by `drain`, `enqueue --wait`
+ * and `--policy require_online` only: a debit can be accepted with the network down.
+ *
+ * Exit codes (kioskctl's 0-5, plus three of the outbox's own):
+ *   0  done (enqueue: committed; --wait: applied, or still pending when the wait ended)
+ *   1  unexpected internal error
+ *   2  refused locally: bad flag, bad amount, unknown id, missing configuration; nothing stored
+ *   3  the API refused: --wait ended refused/failed, or drain paused on rejected credentials
+ *   4  drain --until-empty: rows still open when the timeout passed (service unreachable or slow)
+ *   5  contract violation (from the client)
+ *   6  not accepted: an offline limit, or require_online while offline; nothing stored
+ *   7  not now: cancel of a debit already attempted or settled; drain while another process
+ *      (the kiosk app) holds the sender lease
+ *   8  storage: the database cannot be opened (written by a newer build, not a database, ...)
+ */
+
+export const outboxExitCodes = {
+  ok: 0,
+  unexpected: 1,
+  invalidRequest: 2,
+  apiError: 3,
+  network: 4,
+  contractViolation: 5,
+  notAccepted: 6,
+  conflict: 7,
+  storage: 8,
+} as const;
+
+export interface OutboxCommandIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface OutboxCommandContext {
+  readonly io: OutboxCommandIo;
+  /** A data directory decided by the caller; `--data-dir` and KIOSK_DATA_DIR come after it. */
+  readonly dataDir?: string;
+  /**
+   * Builds the API side lazily, for drain and --wait; the default reads --base-url and the
+   * credentials like `kioskctl api` and makes a client with one HTTP attempt per debit call.
+   */
+  readonly connect?: (settings: ConnectSettings) => Promise<ApiConnection>;
+  readonly limits?: Partial<OfflineLimits>;
+  readonly sender?: Partial<Omit<SenderOptions, 'outbox' | 'gateway'>>;
+  readonly clock?: Clock;
+}
+
+export interface ConnectSettings {
+  readonly baseUrl: string | undefined;
+  readonly credentialsFile: string | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly logger: Logger;
+}
+
+export interface ApiConnection {
+  readonly gateway: DebitGateway;
+  /** Probes the service once and says what the connectivity monitor now thinks. */
+  readonly check: () => Promise<ConnectivityStatus>;
+  readonly connectivity: () => ConnectivityStatus;
+  close(): void;
+}
+
+/** A refusal of the command line itself. */
+class CommandError extends Error {
+  readonly code: string;
+  readonly exitCode: number;
+  constructor(code: string, message: string, exitCode: number = outboxExitCodes.invalidRequest) {
+    super(message);
+    this.code = code;
+    this.exitCode = exitCode;
+  }
+}
+
+const options = {
+  'data-dir': { type: 'string' },
+  'base-url': { type: 'string' },
+  credentials: { type: 'string' },
+  verbose: { type: 'boolean' },
+  card: { type: 'string' },
+  amount: { type: 'string' },
+  reference: { type: 'string' },
+  policy: { type: 'string' },
+  wait: { type: 'string' },
+  'until-empty': { type: 'boolean' },
+  timeout: { type: 'string' },
+  state: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const commandFlags: Readonly<Record<string, readonly string[]>> = {
+  enqueue: ['card', 'amount', 'reference', 'policy', 'wait'],
+  drain: ['until-empty', 'timeout'],
+  list: ['state'],
+  show: [],
+  cancel: [],
+};
+const globalFlags = ['data-dir', 'base-url', 'credentials', 'verbose', 'help'];
+
+export const outboxUsage = `usage: kioskctl [--data-dir <dir>] [--base-url <url>] [--credentials <file>] outbox <command>
+  enqueue --card <giftCardId> --amount <eur> [--reference <r>] [--policy prefer_online|require_online] [--wait <s>]
+  drain [--until-empty] [--timeout <s>]
+  list [--state ${debitStates.join('|')}]
+  show <id>
+  cancel <id>
+exit codes: 0 ok, 1 unexpected, 2 refused locally, 3 API refused, 4 not drained in time,
+            5 contract violation, 6 not accepted (offline limit / offline), 7 not now, 8 storage
+`;
+
+/**
+ * Runs `outbox <command> ...`. `args` may hold the global flags too, anywhere, and may start with
+ * the word `outbox` or not (kioskctl passes its argv as is).
+ */
+export async function runOutboxCommand(
+  args: readonly string[],
+  context: OutboxCommandContext,
+): Promise<number> {
+  const { io } = context;
+  try {
+    return await run(args, context);
+  } catch (error) {
+    const { code, message, exitCode } = describeFailure(error);
+    io.stderr(`${JSON.stringify({ error: { code, message } })}\n`);
+    return exitCode;
+  }
+}
+
+async function run(args: readonly string[], context: OutboxCommandContext): Promise<number> {
+  const { io } = context;
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new CommandError(
+      'USAGE',
+      `${error instanceof Error ? error.message : String(error)} (kioskctl outbox --help)`,
+    );
+  }
+  const { values } = parsed;
+  const positionals =
+    parsed.positionals[0] === 'outbox' ? parsed.positionals.slice(1) : parsed.positionals;
+  if (values.help) {
+    io.stdout(outboxUsage);
+    return outboxExitCodes.ok;
+  }
+  const [command, ...rest] = positionals;
+  if (command === undefined || !Object.hasOwn(commandFlags, command)) {
+    throw new CommandError(
+      'USAGE',
+      command === undefined
+        ? 'missing outbox command (kioskctl outbox --help)'
+        : `unknown outbox command "${command}"`,
+    );
+  }
+  const allowed = new Set([...globalFlags, ...commandFlags[command]!]);
+  for (const [flag, value] of Object.entries(values)) {
+    if (value !== undefined && !allowed.has(flag))
+      throw new CommandError('USAGE', `--${flag} does not apply to outbox ${command}`);
+  }
+  const takesId = command === 'show' || command === 'cancel';
+  if (rest.length > (takesId ? 1 : 0))
+    throw new CommandError('USAGE', `unexpected argument "${rest[takesId ? 1 : 0]}"`);
+
+  const dataDir = context.dataDir ?? values['data-dir'] ?? io.env['KIOSK_DATA_DIR'];
+  if (dataDir === undefined || dataDir === '') {
+    throw new CommandError(
+      'CONFIG',
+      'no data directory: pass --data-dir <dir> or set KIOSK_DATA_DIR',
+    );
+  }
+  const logger: Logger = values.verbose
+    ? createRedactingLogger({
+        sink: (line) => io.stderr(`${line}\n`),
+        level: 'debug',
+        base: { component: 'kioskctl.outbox' },
+      })
+    : silentLogger;
+  const connectSettings: ConnectSettings = {
+    baseUrl: values['base-url'],
+    credentialsFile: values.credentials,
+    env: io.env,
+    logger,
+  };
+  const connect = () => (context.connect ?? connectWithClient)(connectSettings);
+
+  // Validate what needs no database before opening it.
+  const id = takesId ? parseId(rest[0]) : undefined;
+  const db = openDatabase({ dataDir });
+  let connection: ApiConnection | undefined;
+  try {
+    switch (command) {
+      case 'enqueue': {
+        const giftCardId = required(values.card, '--card');
+        const amount = parseAmount(required(values.amount, '--amount'));
+        const policy = parsePolicy(values.policy);
+        const waitMs = values.wait === undefined ? undefined : parseSeconds(values.wait, '--wait');
+        if (waitMs !== undefined || policy === 'require_online') {
+          connection = await connect();
+          await connection.check();
+        }
+        const outbox = makeOutbox(db, context, connection?.connectivity);
+        const { debit } = outbox.enqueue({
+          giftCardId,
+          amount,
+          policy,
+          ...(values.reference === undefined ? {} : { reference: values.reference }),
+        });
+        // The commit is done: this line is the receipt a script may rely on.
+        io.stdout(
+          `${JSON.stringify({ id: debit.id, idempotencyKey: debit.idempotencyKey, state: debit.state })}\n`,
+        );
+        if (waitMs === undefined || connection === undefined) return outboxExitCodes.ok;
+        const sender = new OutboxSender({
+          outbox,
+          gateway: connection.gateway,
+          logger,
+          ...context.sender,
+        });
+        sender.start();
+        try {
+          const outcome = await outbox.waitForOutcome(debit.id, waitMs);
+          if (!outcome.settled) return outboxExitCodes.ok;
+          io.stdout(`${JSON.stringify({ outcome: view(outcome.debit) })}\n`);
+          return outcome.debit.state === 'applied' ? outboxExitCodes.ok : outboxExitCodes.apiError;
+        } finally {
+          await sender.stop();
+        }
+      }
+      case 'drain': {
+        const untilEmpty = values['until-empty'] ?? false;
+        const timeoutMs =
+          values.timeout === undefined ? 60_000 : parseSeconds(values.timeout, '--timeout');
+        connection = await connect();
+        const outbox = makeOutbox(db, context, connection.connectivity);
+        const sender = new OutboxSender({
+          outbox,
+          gateway: connection.gateway,
+          logger,
+          ...context.sender,
+        });
+        const report = await sender.drain({ untilEmpty, timeoutMs });
+        io.stdout(`${JSON.stringify(reportView(report))}\n`);
+        return drainExitCode(report, untilEmpty);
+      }
+      case 'list': {
+        const state = values.state === undefined ? undefined : parseState(values.state);
+        const outbox = makeOutbox(db, context);
+        const debits = outbox.list(state === undefined ? {} : { state });
+        io.stdout(`${JSON.stringify({ debits: debits.map(view) })}\n`);
+        return outboxExitCodes.ok;
+      }
+      case 'show': {
+        io.stdout(`${JSON.stringify(view(makeOutbox(db, context).get(id!)))}\n`);
+        return outboxExitCodes.ok;
+      }
+      case 'cancel': {
+        io.stdout(`${JSON.stringify(view(makeOutbox(db, context).cancel(id!)))}\n`);
+        return outboxExitCodes.ok;
+      }
+      default:
+        throw new CommandError('USAGE', `unknown outbox command "${command}"`);
+    }
+  } finally {
+    connection?.close();
+    db.close();
+  }
+}
+
+function makeOutbox(
+  db: KioskDatabase,
+  context: OutboxCommandContext,
+  connectivity?: () => ConnectivityStatus,
+): Outbox {
+  return new Outbox({
+    db,
+    ...(context.clock ? { clock: context.clock } : {}),
+    ...(context.limits ? { limits: context.limits } : {}),
+    ...(connectivity ? { connectivity } : {}),
+  });
+}
+
+function drainExitCode(report: DrainReport, untilEmpty: boolean): number {
+  switch (report.result) {
+    case 'empty':
+    case 'idle':
+      return outboxExitCodes.ok;
+    case 'paused':
+      return outboxExitCodes.apiError;
+    case 'lease-held':
+      return outboxExitCodes.conflict;
+    case 'timeout':
+      return untilEmpty ? outboxExitCodes.network : outboxExitCodes.ok;
+  }
+}
+
+/** The debit as printed: times in ISO 8601, the body as the exact text sent. */
+export function view(debit: OutboxDebit): Record<string, unknown> {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: debit.id,
+    idempotencyKey: debit.idempotencyKey,
+    giftCardId: debit.giftCardId,
+    amount: debit.amount,
+    reference: debit.reference,
+    state: debit.state,
+    attempts: debit.attempts,
+    policy: debit.policy,
+    acceptedOffline: debit.acceptedOffline,
+    createdAt: iso(debit.createdAt),
+    firstAttemptAt: iso(debit.firstAttemptAt),
+    lastAttemptAt: iso(debit.lastAttemptAt),
+    nextAttemptAt: debit.state === 'pending' ? iso(debit.nextAttemptAt) : null,
+    lastErrorCode: debit.lastErrorCode,
+    lastErrorMessage: debit.lastErrorMessage,
+    newBalance: debit.newBalance,
+    reply: debit.reply,
+    resolvedAt: iso(debit.resolvedAt),
+    resolvedBy: debit.resolvedBy,
+    requestBody: debit.requestBody,
+  };
+}
+
+function reportView(report: DrainReport): Record<string, unknown> {
+  return { ...report };
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw new CommandError('USAGE', `${flag} is required`);
+  return value;
+}
+
+/** Euros as a technician types them: digits, optionally a dot and one or two decimals. */
+function parseAmount(text: string): number {
+  if (!/^\d{1,6}(\.\d{1,2})?$/.test(text)) {
+    throw new CommandError(
+      'USAGE',
+      `--amount expects euros like 12.50 (at most two decimals), got "${text}"`,
+    );
+  }
+  return Number(text);
+}
+
+function parseSeconds(text: string, flag: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text))
+    throw new CommandError('USAGE', `${flag} expects seconds, got "${text}"`);
+  return Math.round(Number(text) * 1000);
+}
+
+function parseId(text: string | undefined): number {
+  if (text === undefined || !/^\d{1,15}$/.test(text)) {
+    throw new CommandError(
+      'USAGE',
+      `expects the debit's local id (a number), got ${text === undefined ? 'nothing' : `"${text}"`}`,
+    );
+  }
+  return Number(text);
+}
+
+function parseState(text: string): DebitState {
+  if (!(debitStates as readonly string[]).includes(text)) {
+    throw new CommandError('USAGE', `--state must be one of ${debitStates.join(', ')}`);
+  }
+  return text as DebitState;
+}
+
+function parsePolicy(text: string | undefined): 'prefer_online' | 'require_online' {
+  if (text === undefined || text === 'prefer_online' || text === 'require_online')
+    return text ?? 'prefer_online';
+  throw new CommandError('USAGE', '--policy must be prefer_online or require_online');
+}
+
+async function loadCredentials(settings: ConnectSettings): Promise<Credentials> {
+  let candidate: unknown;
+  if (settings.credentialsFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(settings.credentialsFile, 'utf8');
+    } catch {
+      throw new CommandError(
+        'CONFIG',
+        `cannot read the credentials file ${settings.credentialsFile}`,
+      );
+    }
+    try {
+      candidate = JSON.parse(text);
+    } catch {
+      throw new CommandError(
+        'CONFIG',
+        `the credentials file ${settings.credentialsFile} is not JSON`,
+      );
+    }
+  } else if (
+    settings.env['KIOSK_API_EMAIL'] !== undefined ||
+    settings.env['KIOSK_API_PASSWORD'] !== undefined
+  ) {
+    candidate = {
+      email: settings.env['KIOSK_API_EMAIL'],
+      password: settings.env['KIOSK_API_PASSWORD'],
+    };
+  } else {
+    throw new CommandError(
+      'CONFIG',
+      'no credentials: pass --credentials <file> or set KIOSK_API_EMAIL and KIOSK_API_PASSWORD',
+    );
+  }
+  const parsed = AuthRequest.safeParse(candidate);
+  if (!parsed.success) {
+    throw new CommandError(
+      'CONFIG',
+      'the credentials must be exactly {"email": "...", "password": "..."}, both non-empty',
+    );
+  }
+  return parsed.data;
+}
+
+async function connectWithClient(settings: ConnectSettings): Promise<ApiConnection> {
+  const baseUrl = settings.baseUrl ?? settings.env['KIOSK_API_BASE_URL'];
+  if (baseUrl === undefined || baseUrl === '') {
+    throw new CommandError(
+      'CONFIG',
+      'no API base URL: pass --base-url <url> or set KIOSK_API_BASE_URL',
+    );
+  }
+  const credentials = await loadCredentials(settings);
+  let client: CommerceApiClient;
+  try {
+    client = createApiClient({
+      baseUrl,
+      credentials: async () => credentials,
+      logger: settings.logger,
+      retry: outboxClientRetry,
+      timeouts: { responseMs: 15_000 },
+      // A one-shot command has a single probe to judge by: unreachable once means offline.
+      offlineAfter: 1,
+    });
+  } catch (error) {
+    throw new CommandError('CONFIG', error instanceof Error ? error.message : String(error));
+  }
+  return {
+    gateway: createApiGateway(client),
+    check: () => client.connectivity.check(),
+    connectivity: connectivityOf(client),
+    close: () => client.close(),
+  };
+}
+
+function describeFailure(error: unknown): { code: string; message: string; exitCode: number } {
+  if (error instanceof CommandError)
+    return { code: error.code, message: error.message, exitCode: error.exitCode };
+  if (error instanceof StorageError)
+    return { code: error.code, message: error.message, exitCode: outboxExitCodes.storage };
+  if (error instanceof OutboxError) {
+    const exitCode =
+      error.code === 'OUTBOX_LIMIT_EXCEEDED' || error.code === 'OUTBOX_OFFLINE'
+        ? outboxExitCodes.notAccepted
+        : error.code === 'OUTBOX_NOT_CANCELLABLE' || error.code === 'OUTBOX_INVALID_STATE'
+          ? outboxExitCodes.conflict
+          : outboxExitCodes.invalidRequest;
+    return { code: error.code, message: error.message, exitCode };
+  }
+  if (isCommerceApiError(error)) {
+    const kind = error.kind;
+    const exitCode =
+      kind === 'NetworkError' || kind === 'Timeout'
+        ? outboxExitCodes.network
+        : kind === 'ContractViolation'
+          ? outboxExitCodes.contractViolation
+          : outboxExitCodes.apiError;
+    return { code: error.code, message: error.message, exitCode };
+  }
+  return {
+    code: 'UNEXPECTED',
+    message: error instanceof Error ? error.message : String(error),
+    exitCode: outboxExitCodes.unexpected,
+  };
+}

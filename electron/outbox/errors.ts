@@ -1,0 +1,36 @@
+/**
+ * Refusals of the outbox itself, before or beside the service: values with a stable `code`, so
+ * the IPC layer and kioskctl map them without parsing messages. In every case nothing was stored
+ * or changed.
+ */
+export type OutboxErrorCode =
+  | 'OUTBOX_INVALID_DEBIT'
+  | 'OUTBOX_OFFLINE'
+  | 'OUTBOX_LIMIT_EXCEEDED'
+  | 'OUTBOX_NOT_FOUND'
+  | 'OUTBOX_NOT_CANCELLABLE'
+  | 'OUTBOX_INVALID_STATE';
+
+export class OutboxError extends Error {
+  override readonly name: string = 'OutboxError';
+  readonly code: OutboxErrorCode;
+
+  constructor(code: OutboxErrorCode, explanation: string) {
+    super(`${code}: ${explanation}`);
+    this.code = code;
+  }
+}
+
+/** The input does not make a valid debit body; `issues` name the fields. */
+export class InvalidDebit extends OutboxError {
+  override readonly name = 'InvalidDebit';
+  readonly issues: readonly { readonly path: string; readonly message: string }[];
+
+  constructor(issues: readonly { readonly path: string; readonly message: string }[]) {
+    super(
+      'OUTBOX_INVALID_DEBIT',
+      issues.map((issue) => `${issue.path || 'debit'}: ${issue.message}`).join('; '),
+    );
+    this.issues = issues;
+  }
+}

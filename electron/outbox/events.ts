@@ -1,0 +1,68 @@
+import type { DebitState, OutboxDebit } from './store.ts';
+
+/**
+ * Every change the UI and the logs need to show, as data. Events are in-process: another process
+ * on the same data directory (kioskctl) sees the rows, not the events.
+ */
+export type OutboxEvent =
+  | {
+      readonly type: 'accepted';
+      readonly debit: OutboxDebit;
+      /** What the connectivity monitor said when the debit was accepted. */
+      readonly connectivity: ConnectivityStatus;
+    }
+  | {
+      readonly type: 'state-changed';
+      readonly debit: OutboxDebit;
+      readonly from: DebitState;
+      readonly to: DebitState;
+      /** Why, as a stable code: `ATTEMPT`, `APPLIED`, a service code, `RETRY_SCHEDULED`, ... */
+      readonly reason: string;
+    }
+  | {
+      /** A row stays open but needs a person: its card cannot be read to reconcile it, ... */
+      readonly type: 'attention-required';
+      readonly debit: OutboxDebit;
+      readonly code: string;
+      readonly message: string;
+    }
+  | {
+      /** Nothing is sent until an administrator fixes the credentials and `resume()` is called. */
+      readonly type: 'sender-paused';
+      readonly reason: 'credentials-rejected';
+      readonly needsAdministrator: true;
+      readonly code: string;
+      readonly message: string;
+    }
+  | { readonly type: 'sender-resumed' }
+  | { readonly type: 'sender-lease'; readonly held: boolean; readonly owner: string };
+
+export type ConnectivityStatus = 'online' | 'degraded' | 'offline' | 'unknown';
+
+export type OutboxListener = (event: OutboxEvent) => void;
+
+export class OutboxEvents {
+  readonly #listeners = new Set<OutboxListener>();
+  readonly #onListenerError: (error: unknown) => void;
+
+  constructor(onListenerError: (error: unknown) => void = () => {}) {
+    this.#onListenerError = onListenerError;
+  }
+
+  /** Returns the unsubscribe function. */
+  on(listener: OutboxListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** A listener that throws (a UI bug) must not stop the sender between two database writes. */
+  emit(event: OutboxEvent): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#onListenerError(error);
+      }
+    }
+  }
+}

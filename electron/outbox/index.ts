@@ -1,0 +1,99 @@
+import type { CommerceApiClient } from '../api/client.ts';
+import type { Clock } from '../api/clock.ts';
+import type { Logger } from '../logging/redacting-logger.ts';
+import type { KioskDatabase } from '../storage/database.ts';
+import { connectivityOf, createApiGateway } from './api-gateway.ts';
+import type { OfflineLimits } from './limits.ts';
+import { Outbox } from './outbox.ts';
+import { OutboxSender, type SenderOptions } from './sender.ts';
+
+/** The durable gift-card debit outbox. Everything the main process needs is exported here. */
+export { connectivityOf, createApiGateway, outboxClientRetry } from './api-gateway.ts';
+export { InvalidDebit, OutboxError, type OutboxErrorCode } from './errors.ts';
+export type { ConnectivityStatus, OutboxEvent, OutboxListener } from './events.ts';
+export type { DebitGateway, UsageLookup } from './gateway.ts';
+export {
+  defaultOfflineLimits,
+  OfflineLimitExceeded,
+  type LimitBreach,
+  type LimitName,
+  type OfflineLimits,
+} from './limits.ts';
+export {
+  Outbox,
+  type EnqueueInput,
+  type EnqueueResult,
+  type Outcome,
+  type OutboxOptions,
+  type OutboxSummary,
+} from './outbox.ts';
+export { defaultReconcileSettings, type ReconcileSettings } from './reconcile.ts';
+export {
+  defaultSenderRetry,
+  OutboxSender,
+  type DrainReport,
+  type DrainResult,
+  type SenderOptions,
+  type SenderStatus,
+} from './sender.ts';
+export {
+  debitStates,
+  type DebitPolicy,
+  type DebitReply,
+  type DebitState,
+  type OutboxDebit,
+} from './store.ts';
+
+export interface OutboxServiceOptions {
+  readonly db: KioskDatabase;
+  /**
+   * A client of its own, built with `outboxClientRetry` (one HTTP attempt per call: the sender
+   * records and schedules every retry itself).
+   */
+  readonly client: CommerceApiClient;
+  readonly limits?: Partial<OfflineLimits>;
+  readonly shopId?: string;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  readonly sender?: Partial<Omit<SenderOptions, 'outbox' | 'gateway' | 'logger'>>;
+}
+
+export interface OutboxService {
+  readonly outbox: Outbox;
+  readonly sender: OutboxSender;
+  /** Stops the sender (attempts under way finish and are recorded) and releases its lease. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The outbox as the kiosk app runs it: accepting debits, a sender started in the background, and
+ * a wake-up whenever the connectivity monitor sees the service again, so stored debits go out
+ * without waiting for the next poll.
+ */
+export function startOutboxService(options: OutboxServiceOptions): OutboxService {
+  const outbox = new Outbox({
+    db: options.db,
+    connectivity: connectivityOf(options.client),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.shopId === undefined ? {} : { shopId: options.shopId }),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const sender = new OutboxSender({
+    outbox,
+    gateway: createApiGateway(options.client),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...options.sender,
+  });
+  const off = options.client.connectivity.on('change', (change) => {
+    if (change.to === 'online') sender.wake();
+  });
+  sender.start();
+  return {
+    outbox,
+    sender,
+    stop: async () => {
+      off();
+      await sender.stop();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { OutboxError } from './errors.ts';
+import type { OpenTotals } from './store.ts';
+
+/**
+ * The exposure a kiosk accepts before the service has confirmed anything, as Stripe Terminal's
+ * offline mode and Square's offline payments bound theirs: a debit accepted offline is credit the
+ * store extends on a card whose balance it cannot check. Amounts are EUR; the checks run in cents.
+ *
+ * `maxOfflineDebitAmount` applies while the kiosk is not known to be online; the pending totals
+ * and count apply always (pending rows are unconfirmed whatever the connectivity); `maxAgeMs` is
+ * enforced by the sender, which expires rows that stayed unsent that long.
+ */
+export interface OfflineLimits {
+  /** Largest single debit accepted while not online. */
+  readonly maxOfflineDebitAmount: number;
+  /** Largest sum of unconfirmed debits, all cards together. */
+  readonly maxPendingAmount: number;
+  /** Largest sum of unconfirmed debits on one card. */
+  readonly maxPendingAmountPerCard: number;
+  /** Most unconfirmed debits at once. */
+  readonly maxPendingCount: number;
+  /** A debit still unsent after this long becomes `expired` (terminal, shown to staff). */
+  readonly maxAgeMs: number;
+}
+
+export const defaultOfflineLimits: OfflineLimits = {
+  maxOfflineDebitAmount: 150,
+  maxPendingAmount: 1_000,
+  maxPendingAmountPerCard: 300,
+  maxPendingCount: 50,
+  maxAgeMs: 72 * 60 * 60 * 1000,
+};
+
+export type LimitName = Exclude<keyof OfflineLimits, 'maxAgeMs'>;
+
+export interface LimitBreach {
+  readonly limit: LimitName;
+  /** The configured limit (EUR, or a count for maxPendingCount). */
+  readonly allowed: number;
+  /** What accepting this debit would make it. */
+  readonly wouldBe: number;
+  /** By how much it is over: `wouldBe - allowed`. */
+  readonly excess: number;
+  readonly unit: 'EUR' | 'debits';
+}
+
+/** A debit refused by a limit; nothing was stored. */
+export class OfflineLimitExceeded extends OutboxError {
+  override readonly name = 'OfflineLimitExceeded';
+  readonly breach: LimitBreach;
+
+  constructor(breach: LimitBreach) {
+    const amount = (value: number) =>
+      breach.unit === 'EUR' ? `${value.toFixed(2)} EUR` : `${value} debits`;
+    super(
+      'OUTBOX_LIMIT_EXCEEDED',
+      `${breach.limit} is ${amount(breach.allowed)}, accepting this debit would make it ${amount(breach.wouldBe)} (${amount(breach.excess)} over)`,
+    );
+    this.breach = breach;
+  }
+}
+
+export function resolveLimits(overrides: Partial<OfflineLimits> = {}): OfflineLimits {
+  const limits = { ...defaultOfflineLimits, ...overrides };
+  for (const [name, value] of Object.entries(limits)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new RangeError(
+        `offline limit ${name} must be a finite number >= 0, got ${String(value)}`,
+      );
+    }
+  }
+  if (!Number.isInteger(limits.maxPendingCount)) {
+    throw new RangeError('offline limit maxPendingCount must be an integer');
+  }
+  return limits;
+}
+
+const cents = (eur: number) => Math.round(eur * 100);
+
+/**
+ * The first limit this debit would break, in a fixed order (the single debit, then the count,
+ * then the card's total, then the overall total), or undefined when it fits every one.
+ */
+export function findBreach(input: {
+  readonly limits: OfflineLimits;
+  readonly amountCents: number;
+  readonly online: boolean;
+  readonly overall: OpenTotals;
+  readonly card: OpenTotals;
+}): LimitBreach | undefined {
+  const { limits, amountCents, online, overall, card } = input;
+  const money = (
+    limit: LimitName,
+    allowedEur: number,
+    wouldBeCents: number,
+  ): LimitBreach | undefined => {
+    const allowedCents = cents(allowedEur);
+    if (wouldBeCents <= allowedCents) return undefined;
+    return {
+      limit,
+      allowed: allowedCents / 100,
+      wouldBe: wouldBeCents / 100,
+      excess: (wouldBeCents - allowedCents) / 100,
+      unit: 'EUR',
+    };
+  };
+  if (!online) {
+    const breach = money('maxOfflineDebitAmount', limits.maxOfflineDebitAmount, amountCents);
+    if (breach) return breach;
+  }
+  if (overall.count + 1 > limits.maxPendingCount) {
+    return {
+      limit: 'maxPendingCount',
+      allowed: limits.maxPendingCount,
+      wouldBe: overall.count + 1,
+      excess: overall.count + 1 - limits.maxPendingCount,
+      unit: 'debits',
+    };
+  }
+  return (
+    money(
+      'maxPendingAmountPerCard',
+      limits.maxPendingAmountPerCard,
+      card.amountCents + amountCents,
+    ) ?? money('maxPendingAmount', limits.maxPendingAmount, overall.amountCents + amountCents)
+  );
+}

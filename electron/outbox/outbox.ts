@@ -1,0 +1,326 @@
+import { randomUUID } from 'node:crypto';
+import { GiftCardDebit } from '../../shared/api/gift-cards.ts';
+import { systemClock, type Clock } from '../api/clock.ts';
+import type { KioskDatabase } from '../storage/database.ts';
+import { InvalidDebit, OutboxError } from './errors.ts';
+import { OutboxEvents, type ConnectivityStatus, type OutboxListener } from './events.ts';
+import { findBreach, OfflineLimitExceeded, resolveLimits, type OfflineLimits } from './limits.ts';
+import {
+  debitStates,
+  isTerminal,
+  OutboxStore,
+  type DebitPolicy,
+  type DebitState,
+  type OutboxDebit,
+} from './store.ts';
+import { Wakeup } from './wakeup.ts';
+
+/**
+ * The outbox as the kiosk sees it: accept a debit (durably, before saying yes), watch it, cancel
+ * it while that is still safe, and read a summary. Sending is the sender's job (`sender.ts`).
+ */
+
+export interface OutboxOptions {
+  readonly db: KioskDatabase;
+  readonly clock?: Clock;
+  readonly limits?: Partial<OfflineLimits>;
+  /** The connectivity monitor's current verdict; `unknown` when there is no monitor (kioskctl). */
+  readonly connectivity?: () => ConnectivityStatus;
+  /** The kiosk's shop, sent in every debit body when set. */
+  readonly shopId?: string;
+  /** UUID v4 source for idempotency keys; injectable so tests can be deterministic. */
+  readonly newKey?: () => string;
+  /** How often `waitForOutcome` re-reads the row, for a sender running in another process. */
+  readonly pollIntervalMs?: number;
+  readonly onListenerError?: (error: unknown) => void;
+}
+
+export interface EnqueueInput {
+  readonly giftCardId: string;
+  /** EUR, positive, at most two decimals. */
+  readonly amount: number;
+  /** The caller's own reference (a sale number...); the outbox appends a unique suffix. */
+  readonly reference?: string;
+  readonly policy?: DebitPolicy;
+}
+
+export interface EnqueueResult {
+  /** Committed to the database before this was returned. */
+  readonly debit: OutboxDebit;
+  readonly connectivity: ConnectivityStatus;
+  /**
+   * `send-now`: the kiosk looks online, the sender will try it immediately.
+   * `stored-offline`: the service looks unreachable; the debit is kept and sent when it is back.
+   */
+  readonly delivery: 'send-now' | 'stored-offline';
+}
+
+export interface Outcome {
+  /** True when the debit reached a terminal state within the wait. */
+  readonly settled: boolean;
+  readonly debit: OutboxDebit;
+}
+
+export interface OutboxSummary {
+  readonly pendingCount: number;
+  /** EUR. */
+  readonly pendingAmount: number;
+  readonly oldestPendingAgeMs: number | null;
+  readonly sendingCount: number;
+  /** Terminal rows staff has not acknowledged yet. */
+  readonly needingAttention: {
+    readonly refused: number;
+    readonly failed: number;
+    readonly expired: number;
+    readonly total: number;
+  };
+}
+
+/** The suffix that makes every reference unique: the first 16 hex digits of the key. */
+export const REFERENCE_SUFFIX_LENGTH = 17;
+export const MAX_CALLER_REFERENCE_LENGTH = 64 - REFERENCE_SUFFIX_LENGTH;
+
+/**
+ * `0.1 + 0.2` is a valid amount of 0.30 EUR but would go on the wire as 0.30000000000000004:
+ * an amount within float noise of whole cents is snapped to them; anything else is left as is
+ * for the schema to refuse.
+ */
+function toCents(amount: number): number {
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) return amount;
+  const cents = Math.round(amount * 100);
+  return Math.abs(cents - amount * 100) < 1e-6 ? cents / 100 : amount;
+}
+
+const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/**
+ * A reconciliation looks the debit up in the card's usages by reference, so the reference must be
+ * ours alone: another row, another kiosk, or a till at the same shop may reuse the caller's
+ * reference, but not 64 random bits of our key.
+ */
+export function referenceFor(idempotencyKey: string, callerReference?: string): string {
+  const suffix = idempotencyKey.replaceAll('-', '').slice(0, 16);
+  return `${callerReference ?? 'kiosk'}/${suffix}`;
+}
+
+export class Outbox {
+  readonly store: OutboxStore;
+  readonly events: OutboxEvents;
+  readonly clock: Clock;
+  readonly limits: OfflineLimits;
+  readonly #connectivity: () => ConnectivityStatus;
+  readonly #shopId: string | undefined;
+  readonly #newKey: () => string;
+  readonly #pollIntervalMs: number;
+
+  constructor(options: OutboxOptions) {
+    this.store = new OutboxStore(options.db);
+    this.events = new OutboxEvents(options.onListenerError);
+    this.clock = options.clock ?? systemClock;
+    this.limits = resolveLimits(options.limits);
+    this.#connectivity = options.connectivity ?? (() => 'unknown');
+    this.#shopId = options.shopId;
+    this.#newKey = options.newKey ?? randomUUID;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 200;
+  }
+
+  get db(): KioskDatabase {
+    return this.store.db;
+  }
+
+  on(listener: OutboxListener): () => void {
+    return this.events.on(listener);
+  }
+
+  /**
+   * Validates, checks the policy and the limits, commits one `pending` row, and only then
+   * returns: a debit the caller was told about survives a crash one instruction later. The
+   * limits are read in the same IMMEDIATE transaction as the insert, so two processes accepting
+   * at once cannot both squeeze under a limit.
+   */
+  enqueue(input: EnqueueInput): EnqueueResult {
+    const policy = input.policy ?? 'prefer_online';
+    if (policy !== 'prefer_online' && policy !== 'require_online') {
+      throw new InvalidDebit([
+        { path: 'policy', message: 'must be prefer_online or require_online' },
+      ]);
+    }
+    const giftCardId = typeof input.giftCardId === 'string' ? input.giftCardId.trim() : '';
+    if (giftCardId === '' || giftCardId.length > 255 || giftCardId !== input.giftCardId) {
+      throw new InvalidDebit([
+        {
+          path: 'giftCardId',
+          message:
+            'must be the identifier as the service returned it (1 to 255 characters, no surrounding spaces)',
+        },
+      ]);
+    }
+    if (input.reference !== undefined) {
+      if (
+        typeof input.reference !== 'string' ||
+        input.reference.length < 1 ||
+        input.reference.length > MAX_CALLER_REFERENCE_LENGTH
+      ) {
+        throw new InvalidDebit([
+          {
+            path: 'reference',
+            message: `must be 1 to ${MAX_CALLER_REFERENCE_LENGTH} characters (the outbox appends ${REFERENCE_SUFFIX_LENGTH} to make it unique)`,
+          },
+        ]);
+      }
+    }
+
+    const idempotencyKey = this.#newKey();
+    if (!uuidV4.test(idempotencyKey)) {
+      throw new Error(`the key source returned ${idempotencyKey}, not a lower-case UUID v4`);
+    }
+    const parsed = GiftCardDebit.safeParse({
+      amount: toCents(input.amount),
+      currency: 'EUR',
+      reference: referenceFor(idempotencyKey, input.reference),
+      ...(this.#shopId === undefined ? {} : { shopId: this.#shopId }),
+    });
+    if (!parsed.success) {
+      throw new InvalidDebit(
+        parsed.error.issues.map((issue) => ({
+          path: issue.path.join('.'),
+          message: issue.message,
+        })),
+      );
+    }
+    const body = parsed.data;
+    const amountCents = Math.round(body.amount * 100);
+
+    const connectivity = this.#connectivity();
+    if (policy === 'require_online' && connectivity === 'offline') {
+      throw new OutboxError(
+        'OUTBOX_OFFLINE',
+        'this debit requires the service and the kiosk is offline; nothing was stored',
+      );
+    }
+    const online = connectivity === 'online';
+
+    const debit = this.db.transaction(() => {
+      const breach = findBreach({
+        limits: this.limits,
+        amountCents,
+        online,
+        overall: this.store.openTotals(),
+        card: this.store.openTotals(giftCardId),
+      });
+      if (breach) throw new OfflineLimitExceeded(breach);
+      return this.store.insert({
+        idempotencyKey,
+        giftCardId,
+        requestBody: JSON.stringify(body),
+        amountCents,
+        reference: body.reference ?? referenceFor(idempotencyKey, input.reference),
+        policy,
+        acceptedOffline: !online,
+        createdAt: this.clock.now(),
+      });
+    });
+    this.events.emit({ type: 'accepted', debit, connectivity });
+    return {
+      debit,
+      connectivity,
+      delivery: connectivity === 'offline' ? 'stored-offline' : 'send-now',
+    };
+  }
+
+  find(id: number): OutboxDebit | undefined {
+    return this.store.get(id);
+  }
+
+  get(id: number): OutboxDebit {
+    const debit = this.store.get(id);
+    if (!debit) throw new OutboxError('OUTBOX_NOT_FOUND', `no debit with id ${id}`);
+    return debit;
+  }
+
+  list(filter: { state?: DebitState; afterId?: number; limit?: number } = {}): OutboxDebit[] {
+    if (filter.state !== undefined && !debitStates.includes(filter.state)) {
+      throw new InvalidDebit([
+        { path: 'state', message: `must be one of ${debitStates.join(', ')}` },
+      ]);
+    }
+    return this.store.list(filter);
+  }
+
+  summary(): OutboxSummary {
+    const summary = this.store.summary();
+    const { refused, failed, expired } = summary.unacknowledged;
+    return {
+      pendingCount: summary.pendingCount,
+      pendingAmount: summary.pendingAmountCents / 100,
+      oldestPendingAgeMs:
+        summary.oldestPendingAt === null
+          ? null
+          : Math.max(0, this.clock.now() - summary.oldestPendingAt),
+      sendingCount: summary.sendingCount,
+      needingAttention: { refused, failed, expired, total: refused + failed + expired },
+    };
+  }
+
+  /**
+   * Staff may withdraw a debit only while the service cannot have seen it: never attempted.
+   * Once an attempt started, only the service's answer (or a reconciliation) settles it.
+   */
+  cancel(id: number): OutboxDebit {
+    const transition = this.db.transaction(() => this.store.cancel(id, this.clock.now()));
+    if (!transition) {
+      const debit = this.get(id);
+      throw new OutboxError(
+        'OUTBOX_NOT_CANCELLABLE',
+        debit.attempts > 0
+          ? `debit ${id} was already sent ${debit.attempts} time(s) (state ${debit.state}); only the service's answer can settle it`
+          : `debit ${id} is ${debit.state}`,
+      );
+    }
+    this.events.emit({
+      type: 'state-changed',
+      debit: transition.debit,
+      from: transition.from,
+      to: 'cancelled',
+      reason: 'CANCELLED_BY_STAFF',
+    });
+    return transition.debit;
+  }
+
+  /** Staff saw a refused, failed or expired debit: it leaves the "needing attention" count. */
+  acknowledge(id: number): OutboxDebit {
+    const debit = this.db.transaction(() => this.store.acknowledge(id, this.clock.now()));
+    if (!debit) {
+      const current = this.get(id);
+      throw new OutboxError(
+        'OUTBOX_INVALID_STATE',
+        `debit ${id} is ${current.state}; nothing to acknowledge`,
+      );
+    }
+    return debit;
+  }
+
+  /**
+   * Waits at most `timeoutMs` for a terminal state. Woken by this process's events, and re-reads
+   * the row every `pollIntervalMs` for a sender in another process (the kiosk app while kioskctl
+   * waits). A timeout is not an error: the debit stays accepted, and `settled` says so.
+   */
+  async waitForOutcome(id: number, timeoutMs: number): Promise<Outcome> {
+    const deadline = this.clock.now() + Math.max(0, timeoutMs);
+    const wakeup = new Wakeup();
+    const off = this.events.on((event) => {
+      if ('debit' in event && event.debit.id === id && isTerminal(event.debit.state)) wakeup.wake();
+    });
+    try {
+      for (;;) {
+        const debit = this.get(id);
+        if (isTerminal(debit.state)) return { settled: true, debit };
+        const remaining = deadline - this.clock.now();
+        if (remaining <= 0) return { settled: false, debit };
+        await wakeup.sleep(this.clock, Math.min(this.#pollIntervalMs, remaining));
+      }
+    } finally {
+      off();
+    }
+  }
+}

@@ -1,0 +1,439 @@
+import type { StatementSync } from 'node:sqlite';
+import type { GiftCardDebitReceipt, GiftCardUsage } from '../../shared/api/gift-cards.ts';
+import type { KioskDatabase } from '../storage/database.ts';
+
+/**
+ * The outbox rows and every write made to them. Each transition is a compare-and-set on the
+ * state (and the attempt number where it matters): a sender that lost its lease, a `kioskctl`
+ * cancel racing the kiosk app, or a late reply to an attempt already superseded changes nothing.
+ */
+
+export const debitStates = [
+  'pending',
+  'sending',
+  'applied',
+  'refused',
+  'failed',
+  'expired',
+  'cancelled',
+] as const;
+export type DebitState = (typeof debitStates)[number];
+
+export const openStates: readonly DebitState[] = ['pending', 'sending'];
+export const terminalStates: readonly DebitState[] = [
+  'applied',
+  'refused',
+  'failed',
+  'expired',
+  'cancelled',
+];
+
+export function isTerminal(state: DebitState): boolean {
+  return terminalStates.includes(state);
+}
+
+export type DebitPolicy = 'prefer_online' | 'require_online';
+
+/** Who settled the row: the service's reply, a reconciliation read, staff, or the max-age rule. */
+export type ResolvedBy = 'service' | 'reconciliation' | 'staff' | 'expiry';
+
+/** What the service told us: its receipt, or the usage a reconciliation found. */
+export type DebitReply =
+  | { readonly kind: 'receipt'; readonly receipt: GiftCardDebitReceipt }
+  | { readonly kind: 'usage'; readonly usage: GiftCardUsage };
+
+export interface OutboxDebit {
+  /** Local id, increasing: FIFO order within a card. */
+  readonly id: number;
+  /** UUID v4, sent as `Idempotency-Key` on every attempt; never changes. */
+  readonly idempotencyKey: string;
+  readonly giftCardId: string;
+  /** The exact JSON text sent on every attempt; never changes. */
+  readonly requestBody: string;
+  /** EUR, as in the body. */
+  readonly amount: number;
+  readonly amountCents: number;
+  /** Unique per row (it carries a key prefix), so a reconciliation can find it in the usages. */
+  readonly reference: string;
+  readonly policy: DebitPolicy;
+  readonly acceptedOffline: boolean;
+  readonly state: DebitState;
+  readonly attempts: number;
+  /** Epoch milliseconds, from the outbox clock. */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly firstAttemptAt: number | null;
+  readonly lastAttemptAt: number | null;
+  readonly mayHaveReachedAt: number | null;
+  readonly nextAttemptAt: number;
+  readonly lastErrorCode: string | null;
+  readonly lastErrorMessage: string | null;
+  readonly reply: DebitReply | null;
+  /** The balance the service computed after this debit; null when not known (reconciled). */
+  readonly newBalance: number | null;
+  readonly resolvedAt: number | null;
+  readonly resolvedBy: ResolvedBy | null;
+  readonly acknowledgedAt: number | null;
+}
+
+interface DebitRow {
+  id: number;
+  idempotency_key: string;
+  gift_card_id: string;
+  request_body: string;
+  amount_cents: number;
+  reference: string;
+  policy: DebitPolicy;
+  accepted_offline: number;
+  state: DebitState;
+  attempts: number;
+  created_at: number;
+  updated_at: number;
+  first_attempt_at: number | null;
+  last_attempt_at: number | null;
+  may_have_reached_at: number | null;
+  next_attempt_at: number;
+  last_error_code: string | null;
+  last_error_message: string | null;
+  reply: string | null;
+  new_balance: number | null;
+  resolved_at: number | null;
+  resolved_by: ResolvedBy | null;
+  acknowledged_at: number | null;
+}
+
+function toDebit(row: DebitRow): OutboxDebit {
+  return {
+    id: row.id,
+    idempotencyKey: row.idempotency_key,
+    giftCardId: row.gift_card_id,
+    requestBody: row.request_body,
+    amount: row.amount_cents / 100,
+    amountCents: row.amount_cents,
+    reference: row.reference,
+    policy: row.policy,
+    acceptedOffline: row.accepted_offline === 1,
+    state: row.state,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    firstAttemptAt: row.first_attempt_at,
+    lastAttemptAt: row.last_attempt_at,
+    mayHaveReachedAt: row.may_have_reached_at,
+    nextAttemptAt: row.next_attempt_at,
+    lastErrorCode: row.last_error_code,
+    lastErrorMessage: row.last_error_message,
+    reply: row.reply === null ? null : (JSON.parse(row.reply) as DebitReply),
+    newBalance: row.new_balance,
+    resolvedAt: row.resolved_at,
+    resolvedBy: row.resolved_by,
+    acknowledgedAt: row.acknowledged_at,
+  };
+}
+
+export interface NewDebit {
+  readonly idempotencyKey: string;
+  readonly giftCardId: string;
+  readonly requestBody: string;
+  readonly amountCents: number;
+  readonly reference: string;
+  readonly policy: DebitPolicy;
+  readonly acceptedOffline: boolean;
+  readonly createdAt: number;
+}
+
+export interface OpenTotals {
+  readonly count: number;
+  readonly amountCents: number;
+}
+
+export interface StoreSummary {
+  readonly pendingCount: number;
+  readonly pendingAmountCents: number;
+  readonly oldestPendingAt: number | null;
+  readonly sendingCount: number;
+  readonly unacknowledged: Readonly<Record<'refused' | 'failed' | 'expired', number>>;
+}
+
+/** A transition that happened: the row before and after, for the events. */
+export interface Transition {
+  readonly from: DebitState;
+  readonly debit: OutboxDebit;
+}
+
+export interface FailureNote {
+  readonly code: string;
+  readonly message: string;
+}
+
+export class OutboxStore {
+  readonly db: KioskDatabase;
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(db: KioskDatabase) {
+    this.db = db;
+  }
+
+  #sql(text: string): StatementSync {
+    let statement = this.#statements.get(text);
+    if (!statement) {
+      statement = this.db.connection.prepare(text);
+      this.#statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  insert(debit: NewDebit): OutboxDebit {
+    const row = this.#sql(
+      `INSERT INTO outbox_debits (idempotency_key, gift_card_id, request_body, amount_cents, reference,
+         policy, accepted_offline, state, attempts, created_at, updated_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) RETURNING *`,
+    ).get(
+      debit.idempotencyKey,
+      debit.giftCardId,
+      debit.requestBody,
+      debit.amountCents,
+      debit.reference,
+      debit.policy,
+      debit.acceptedOffline ? 1 : 0,
+      debit.createdAt,
+      debit.createdAt,
+      debit.createdAt,
+    ) as unknown as DebitRow;
+    return toDebit(row);
+  }
+
+  get(id: number): OutboxDebit | undefined {
+    const row = this.#sql(`SELECT * FROM outbox_debits WHERE id = ?`).get(id) as
+      DebitRow | undefined;
+    return row ? toDebit(row) : undefined;
+  }
+
+  list(filter: { state?: DebitState; afterId?: number; limit?: number } = {}): OutboxDebit[] {
+    const rows = this.#sql(
+      `SELECT * FROM outbox_debits WHERE (?1 IS NULL OR state = ?1) AND id > ?2 ORDER BY id LIMIT ?3`,
+    ).all(filter.state ?? null, filter.afterId ?? 0, filter.limit ?? -1) as unknown as DebitRow[];
+    return rows.map(toDebit);
+  }
+
+  openTotals(giftCardId?: string): OpenTotals {
+    const row = (
+      giftCardId === undefined
+        ? this.#sql(
+            `SELECT count(*) AS count, coalesce(sum(amount_cents), 0) AS cents FROM outbox_debits
+             WHERE state IN ('pending', 'sending')`,
+          ).get()
+        : this.#sql(
+            `SELECT count(*) AS count, coalesce(sum(amount_cents), 0) AS cents FROM outbox_debits
+             WHERE state IN ('pending', 'sending') AND gift_card_id = ?`,
+          ).get(giftCardId)
+    ) as { count: number; cents: number };
+    return { count: row.count, amountCents: row.cents };
+  }
+
+  summary(): StoreSummary {
+    const open = this.#sql(
+      `SELECT count(*) AS count, coalesce(sum(amount_cents), 0) AS cents, min(created_at) AS oldest,
+         coalesce(sum(state = 'sending'), 0) AS sending
+       FROM outbox_debits WHERE state IN ('pending', 'sending')`,
+    ).get() as { count: number; cents: number; oldest: number | null; sending: number };
+    const unacknowledged = { refused: 0, failed: 0, expired: 0 };
+    const rows = this.#sql(
+      `SELECT state, count(*) AS count FROM outbox_debits
+       WHERE state IN ('refused', 'failed', 'expired') AND acknowledged_at IS NULL GROUP BY state`,
+    ).all() as { state: 'refused' | 'failed' | 'expired'; count: number }[];
+    for (const row of rows) unacknowledged[row.state] = row.count;
+    return {
+      pendingCount: open.count,
+      pendingAmountCents: open.cents,
+      oldestPendingAt: open.oldest,
+      sendingCount: open.sending,
+      unacknowledged,
+    };
+  }
+
+  /**
+   * The head of each card's queue (its oldest open row), due by `now`, oldest due first.
+   * Only heads are ever sent: a card's debits reach the service in the order they were accepted.
+   */
+  dueHeads(now: number, limit: number): OutboxDebit[] {
+    const rows = this.#sql(
+      `SELECT d.* FROM (
+         SELECT min(id) AS id FROM outbox_debits WHERE state IN ('pending', 'sending') GROUP BY gift_card_id
+       ) AS heads JOIN outbox_debits AS d ON d.id = heads.id
+       WHERE d.next_attempt_at <= ?
+       ORDER BY d.next_attempt_at, d.id LIMIT ?`,
+    ).all(now, limit) as unknown as DebitRow[];
+    return rows.map(toDebit);
+  }
+
+  /** When the next head becomes due; undefined when nothing is open. */
+  nextDueAt(): number | undefined {
+    const row = this.#sql(
+      `SELECT min(d.next_attempt_at) AS at FROM (
+         SELECT min(id) AS id FROM outbox_debits WHERE state IN ('pending', 'sending') GROUP BY gift_card_id
+       ) AS heads JOIN outbox_debits AS d ON d.id = heads.id`,
+    ).get() as { at: number | null };
+    return row.at ?? undefined;
+  }
+
+  /**
+   * Rows a crashed sender left in `sending`: back to `pending`, due now, with the same key and
+   * body. Whether that attempt reached the service is unknown, so it counts as maybe delivered.
+   */
+  recoverInterrupted(now: number): Transition[] {
+    const rows = this.#sql(
+      `UPDATE outbox_debits SET state = 'pending', next_attempt_at = min(next_attempt_at, ?),
+         may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at, ?),
+         last_error_code = 'INTERRUPTED',
+         last_error_message = 'the previous sender stopped during this attempt; it is sent again with the same key',
+         updated_at = ?
+       WHERE state = 'sending' RETURNING *`,
+    ).all(now, now, now) as unknown as DebitRow[];
+    return rows.map((row) => ({ from: 'sending', debit: toDebit(row) }));
+  }
+
+  /** Before an attempt: `sending`, attempt count + 1. Fails when the row moved meanwhile. */
+  markSending(id: number, expectedAttempts: number, now: number): Transition | undefined {
+    const before = this.get(id);
+    if (!before || before.state !== 'pending' || before.attempts !== expectedAttempts)
+      return undefined;
+    const row = this.#sql(
+      `UPDATE outbox_debits SET state = 'sending', attempts = attempts + 1,
+         first_attempt_at = coalesce(first_attempt_at, ?), last_attempt_at = ?, updated_at = ?
+       WHERE id = ? AND state = 'pending' AND attempts = ? RETURNING *`,
+    ).get(now, now, now, id, expectedAttempts) as DebitRow | undefined;
+    return row ? { from: before.state, debit: toDebit(row) } : undefined;
+  }
+
+  /** A definitive answer to attempt `attempt`: applied, refused or failed. */
+  settleAttempt(
+    id: number,
+    attempt: number,
+    outcome:
+      | { state: 'applied'; reply: DebitReply; newBalance: number | null; by: ResolvedBy }
+      | { state: 'refused' | 'failed'; error: FailureNote },
+    now: number,
+  ): Transition | undefined {
+    const row =
+      outcome.state === 'applied'
+        ? (this.#sql(
+            `UPDATE outbox_debits SET state = 'applied', reply = ?, new_balance = ?, resolved_at = ?,
+               resolved_by = ?, updated_at = ?, last_error_code = NULL, last_error_message = NULL,
+               may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at)
+             WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
+          ).get(
+            JSON.stringify(outcome.reply),
+            outcome.newBalance,
+            now,
+            outcome.by,
+            now,
+            id,
+            attempt,
+          ) as DebitRow | undefined)
+        : (this.#sql(
+            `UPDATE outbox_debits SET state = ?, last_error_code = ?, last_error_message = ?,
+               resolved_at = ?, resolved_by = 'service', updated_at = ?,
+               may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at)
+             WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
+          ).get(outcome.state, outcome.error.code, outcome.error.message, now, now, id, attempt) as
+            DebitRow | undefined);
+    return row ? { from: 'sending', debit: toDebit(row) } : undefined;
+  }
+
+  /** No definitive answer: back to `pending`, due at `nextAttemptAt`, the error kept for staff. */
+  rescheduleAttempt(
+    id: number,
+    attempt: number,
+    retry: { nextAttemptAt: number; error: FailureNote; mayHaveReached: boolean },
+    now: number,
+  ): Transition | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET state = 'pending', next_attempt_at = ?, last_error_code = ?,
+         last_error_message = ?, updated_at = ?,
+         may_have_reached_at = CASE WHEN ? THEN coalesce(may_have_reached_at, last_attempt_at)
+                                    ELSE may_have_reached_at END
+       WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
+    ).get(
+      retry.nextAttemptAt,
+      retry.error.code,
+      retry.error.message,
+      now,
+      retry.mayHaveReached ? 1 : 0,
+      id,
+      attempt,
+    ) as DebitRow | undefined;
+    return row ? { from: 'sending', debit: toDebit(row) } : undefined;
+  }
+
+  /** Postpones a pending row without an attempt (reconciliation could not read the card). */
+  postpone(
+    id: number,
+    nextAttemptAt: number,
+    error: FailureNote,
+    now: number,
+  ): OutboxDebit | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET next_attempt_at = ?, last_error_code = ?, last_error_message = ?,
+         updated_at = ?
+       WHERE id = ? AND state = 'pending' RETURNING *`,
+    ).get(nextAttemptAt, error.code, error.message, now, id) as DebitRow | undefined;
+    return row ? toDebit(row) : undefined;
+  }
+
+  /** A reconciliation found the debit in the card's usages: applied, without a new attempt. */
+  markReconciled(id: number, usage: GiftCardUsage, now: number): Transition | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET state = 'applied', reply = ?, new_balance = NULL, resolved_at = ?,
+         resolved_by = 'reconciliation', updated_at = ?, last_error_code = NULL, last_error_message = NULL
+       WHERE id = ? AND state = 'pending' RETURNING *`,
+    ).get(JSON.stringify({ kind: 'usage', usage } satisfies DebitReply), now, now, id) as
+      DebitRow | undefined;
+    return row ? { from: 'pending', debit: toDebit(row) } : undefined;
+  }
+
+  /** Staff cancel: only a row never attempted, so the service cannot have seen it. */
+  cancel(id: number, now: number): Transition | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET state = 'cancelled', resolved_at = ?, resolved_by = 'staff', updated_at = ?
+       WHERE id = ? AND state = 'pending' AND attempts = 0 RETURNING *`,
+    ).get(now, now, id) as DebitRow | undefined;
+    return row ? { from: 'pending', debit: toDebit(row) } : undefined;
+  }
+
+  /** Max age passed and the service surely does not have it: expired, terminal, shown to staff. */
+  expire(id: number, now: number, error: FailureNote): Transition | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET state = 'expired', resolved_at = ?, resolved_by = 'expiry',
+         last_error_code = ?, last_error_message = ?, updated_at = ?
+       WHERE id = ? AND state = 'pending' RETURNING *`,
+    ).get(now, error.code, error.message, now, id) as DebitRow | undefined;
+    return row ? { from: 'pending', debit: toDebit(row) } : undefined;
+  }
+
+  hasNeverAttemptedSince(cutoff: number): boolean {
+    return (
+      this.#sql(
+        `SELECT 1 FROM outbox_debits WHERE state = 'pending' AND attempts = 0 AND created_at <= ? LIMIT 1`,
+      ).get(cutoff) !== undefined
+    );
+  }
+
+  /** Never-attempted rows older than `cutoff`: they cannot have reached the service. */
+  expireNeverAttempted(cutoff: number, now: number, error: FailureNote): Transition[] {
+    const rows = this.#sql(
+      `UPDATE outbox_debits SET state = 'expired', resolved_at = ?, resolved_by = 'expiry',
+         last_error_code = ?, last_error_message = ?, updated_at = ?
+       WHERE state = 'pending' AND attempts = 0 AND created_at <= ? RETURNING *`,
+    ).all(now, error.code, error.message, now, cutoff) as unknown as DebitRow[];
+    return rows.map((row) => ({ from: 'pending', debit: toDebit(row) }));
+  }
+
+  acknowledge(id: number, now: number): OutboxDebit | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET acknowledged_at = coalesce(acknowledged_at, ?), updated_at = ?
+       WHERE id = ? AND state IN ('refused', 'failed', 'expired') RETURNING *`,
+    ).get(now, now, id) as DebitRow | undefined;
+    return row ? toDebit(row) : undefined;
+  }
+}

@@ -1,0 +1,277 @@
+import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  outboxExitCodes,
+  runOutboxCommand,
+  type OutboxCommandContext,
+} from '../../../electron/cli/outbox-command.ts';
+import { Outbox } from '../../../electron/outbox/outbox.ts';
+import { OutboxSender } from '../../../electron/outbox/sender.ts';
+import { DATABASE_FILE } from '../../../electron/storage/database.ts';
+import { demoGiftCards } from '../../../sandbox/data/demo.ts';
+import { ALL_SCOPES_ACCOUNT, startTestSandbox, type TestSandbox } from './sandbox-support.ts';
+import { tempDataDir } from './support.ts';
+
+let sb: TestSandbox;
+let data: ReturnType<typeof tempDataDir>;
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(() => {
+  sb.control.reset();
+  data = tempDataDir('kioskctl-outbox-');
+});
+afterEach(() => data.cleanup());
+
+interface Run {
+  code: number;
+  stdout: string[];
+  stderr: string[];
+}
+
+async function kioskctl(
+  args: string[],
+  extra: Partial<OutboxCommandContext> = {},
+  env: Record<string, string> = {},
+): Promise<Run> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const account = sb.sandbox.accounts.find((entry) => entry.email === ALL_SCOPES_ACCOUNT)!;
+  const code = await runOutboxCommand(['--data-dir', data.dir, ...args], {
+    io: {
+      stdout: (text) => stdout.push(...text.split('\n').filter((line) => line !== '')),
+      stderr: (text) => stderr.push(...text.split('\n').filter((line) => line !== '')),
+      env: {
+        KIOSK_API_BASE_URL: sb.baseUrl,
+        KIOSK_API_EMAIL: account.email,
+        KIOSK_API_PASSWORD: account.password,
+        ...env,
+      },
+    },
+    sender: { idlePollMs: 20, retry: { backoff: { baseMs: 5, capMs: 20 } } },
+    ...extra,
+  });
+  return { code, stdout, stderr };
+}
+
+const json = (line: string | undefined): Record<string, unknown> =>
+  JSON.parse(line ?? 'null') as Record<string, unknown>;
+
+describe('kioskctl outbox', () => {
+  it('enqueue prints one JSON line once the row is committed', async () => {
+    const run = await kioskctl([
+      'outbox',
+      'enqueue',
+      '--card',
+      demoGiftCards.active,
+      '--amount',
+      '12.50',
+      '--reference',
+      'sale-9',
+    ]);
+    expect(run.code).toBe(outboxExitCodes.ok);
+    expect(run.stdout).toHaveLength(1);
+    const line = json(run.stdout[0]);
+    expect(Object.keys(line)).toEqual(['id', 'idempotencyKey', 'state']);
+    expect(line).toMatchObject({ id: 1, state: 'pending' });
+    const db = new DatabaseSync(join(data.dir, DATABASE_FILE), { readOnly: true });
+    try {
+      expect(db.prepare('SELECT idempotency_key, amount_cents FROM outbox_debits').all()).toEqual([
+        { idempotency_key: line['idempotencyKey'], amount_cents: 1250 },
+      ]);
+    } finally {
+      db.close();
+    }
+    expect(sb.control.ledger()).toEqual([]); // accepted, not sent: no --wait
+  });
+
+  it('enqueue without any API configuration still accepts the debit (the network may be down)', async () => {
+    const run = await kioskctl(
+      ['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '1'],
+      {},
+      {
+        KIOSK_API_BASE_URL: '',
+        KIOSK_API_EMAIL: '',
+      },
+    );
+    expect(run.code).toBe(outboxExitCodes.ok);
+  });
+
+  it('enqueue --wait prints the outcome: applied exits 0, refused exits 3', async () => {
+    const ok = await kioskctl([
+      'outbox',
+      'enqueue',
+      '--card',
+      demoGiftCards.active,
+      '--amount',
+      '2',
+      '--wait',
+      '10',
+    ]);
+    expect(ok.code).toBe(outboxExitCodes.ok);
+    expect(ok.stdout).toHaveLength(2);
+    expect(json(ok.stdout[1])).toMatchObject({ outcome: { state: 'applied', newBalance: 112.5 } });
+
+    const refused = await kioskctl([
+      'outbox',
+      'enqueue',
+      '--card',
+      demoGiftCards.lowBalance,
+      '--amount',
+      '50',
+      '--wait',
+      '10',
+    ]);
+    expect(refused.code).toBe(outboxExitCodes.apiError);
+    expect(json(refused.stdout[1])).toMatchObject({
+      outcome: { state: 'refused', lastErrorCode: 'INSUFFICIENT_BALANCE' },
+    });
+  });
+
+  it.each([
+    [['outbox', 'enqueue', '--card', 'gift_card_1', '--amount', '1.234'], 'USAGE'],
+    [['outbox', 'enqueue', '--card', 'gift_card_1', '--amount', '1e3'], 'USAGE'],
+    [['outbox', 'enqueue', '--amount', '3'], 'USAGE'],
+    [['outbox', 'enqueue', '--card', 'gift_card_1', '--amount', '0'], 'OUTBOX_INVALID_DEBIT'],
+    [['outbox', 'list', '--state', 'bogus'], 'USAGE'],
+    [['outbox', 'show', 'abc'], 'USAGE'],
+    [['outbox', 'show', '42'], 'OUTBOX_NOT_FOUND'],
+    [['outbox', 'list', '--card', 'x'], 'USAGE'],
+    [['outbox', 'frobnicate'], 'USAGE'],
+    [['outbox', 'list', '--bogus'], 'USAGE'],
+  ])('refuses %j locally with exit 2 and stores nothing', async (args, code) => {
+    const run = await kioskctl(args);
+    expect(run.code).toBe(outboxExitCodes.invalidRequest);
+    expect(json(run.stderr[0])).toMatchObject({ error: { code } });
+    expect(run.stdout).toEqual([]);
+  });
+
+  it('needs a data directory', async () => {
+    const run = await runOutboxCommand(['outbox', 'list'], {
+      io: { stdout: () => {}, stderr: () => {}, env: {} },
+    });
+    expect(run).toBe(outboxExitCodes.invalidRequest);
+  });
+
+  it('a limit refusal exits 6 and says which limit and by how much', async () => {
+    const run = await kioskctl(
+      ['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '80'],
+      {
+        limits: { maxPendingAmountPerCard: 50 },
+      },
+    );
+    expect(run.code).toBe(outboxExitCodes.notAccepted);
+    expect(json(run.stderr[0])).toMatchObject({ error: { code: 'OUTBOX_LIMIT_EXCEEDED' } });
+    expect(run.stderr[0]).toContain('maxPendingAmountPerCard');
+    expect(run.stderr[0]).toContain('30.00 EUR over');
+  });
+
+  it('require_online with the service unreachable exits 6 and stores nothing', async () => {
+    const run = await kioskctl(
+      [
+        'outbox',
+        'enqueue',
+        '--card',
+        demoGiftCards.active,
+        '--amount',
+        '1',
+        '--policy',
+        'require_online',
+      ],
+      {},
+      {
+        KIOSK_API_BASE_URL: 'http://127.0.0.1:9',
+      },
+    );
+    expect(run.code).toBe(outboxExitCodes.notAccepted);
+    expect(json(run.stderr[0])).toMatchObject({ error: { code: 'OUTBOX_OFFLINE' } });
+    expect((await kioskctl(['outbox', 'list'])).stdout).toEqual(['{"debits":[]}']);
+  });
+
+  it('list, show and cancel; cancel of an attempted debit exits 7', async () => {
+    await kioskctl(['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '1']);
+    await kioskctl(['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '2']);
+    const list = json((await kioskctl(['outbox', 'list', '--state', 'pending'])).stdout[0]);
+    expect((list['debits'] as unknown[]).length).toBe(2);
+    const show = json((await kioskctl(['outbox', 'show', '2'])).stdout[0]);
+    expect(show).toMatchObject({
+      id: 2,
+      amount: 2,
+      state: 'pending',
+      attempts: 0,
+      giftCardId: demoGiftCards.active,
+    });
+
+    const cancel = await kioskctl(['outbox', 'cancel', '2']);
+    expect(cancel.code).toBe(outboxExitCodes.ok);
+    expect(json(cancel.stdout[0])).toMatchObject({ id: 2, state: 'cancelled' });
+
+    data.open().connection.prepare(`UPDATE outbox_debits SET attempts = 1 WHERE id = 1`).run();
+    const refused = await kioskctl(['outbox', 'cancel', '1']);
+    expect(refused.code).toBe(outboxExitCodes.conflict);
+    expect(json(refused.stderr[0])).toMatchObject({ error: { code: 'OUTBOX_NOT_CANCELLABLE' } });
+  });
+
+  it('drain --until-empty sends everything and reports; exit 7 while another process holds the sender lease', async () => {
+    await kioskctl(['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '1']);
+    await kioskctl(['outbox', 'enqueue', '--card', demoGiftCards.inactive, '--amount', '1']);
+    const drain = await kioskctl(['outbox', 'drain', '--until-empty', '--timeout', '10']);
+    expect(drain.code).toBe(outboxExitCodes.ok);
+    expect(json(drain.stdout[0])).toMatchObject({
+      result: 'empty',
+      applied: 1,
+      refused: 1,
+      summary: { pendingCount: 0 },
+    });
+    expect(sb.control.ledger()).toHaveLength(1);
+
+    // The kiosk app holds the lease.
+    const outbox = new Outbox({ db: data.open() });
+    const kiosk = new OutboxSender({
+      outbox,
+      gateway: sb.gateway(sb.client()),
+      owner: 'kiosk-app:1:x',
+    });
+    kiosk.start();
+    try {
+      const blocked = await kioskctl(['outbox', 'drain']);
+      expect(blocked.code).toBe(outboxExitCodes.conflict);
+      expect(json(blocked.stdout[0])).toMatchObject({
+        result: 'lease-held',
+        leaseOwner: 'kiosk-app:1:x',
+      });
+    } finally {
+      await kiosk.stop();
+    }
+  });
+
+  it('drain --until-empty exits 4 when the service does not take the debits in time', async () => {
+    sb.control.addFault({ kind: 'unavailable', route: 'debitGiftCard' });
+    await kioskctl(['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '1']);
+    const drain = await kioskctl(['outbox', 'drain', '--until-empty', '--timeout', '0.3']);
+    expect(drain.code).toBe(outboxExitCodes.network);
+    expect(json(drain.stdout[0])).toMatchObject({
+      result: 'timeout',
+      summary: { pendingCount: 1 },
+    });
+    sb.control.clearFaults();
+  });
+
+  it('a database from a newer build exits 8, untouched', async () => {
+    data.open().connection.exec('PRAGMA user_version = 999');
+    const run = await kioskctl(['outbox', 'list']);
+    expect(run.code).toBe(outboxExitCodes.storage);
+    expect(json(run.stderr[0])).toMatchObject({ error: { code: 'STORAGE_SCHEMA_TOO_NEW' } });
+  });
+
+  it('--help prints the usage with the exit codes', async () => {
+    const run = await kioskctl(['outbox', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.join('\n')).toContain('exit codes');
+  });
+});

@@ -1,0 +1,52 @@
+import { createApiClient, type CommerceApiClient } from '../../../electron/api/client.ts';
+import type { ExchangeEvent } from '../../../electron/api/invoke.ts';
+import { createApiGateway, outboxClientRetry } from '../../../electron/outbox/api-gateway.ts';
+import type { DebitGateway } from '../../../electron/outbox/gateway.ts';
+import { startSandbox, type RunningSandbox, type SandboxControl } from '../../../sandbox/index.ts';
+
+export const ALL_SCOPES_ACCOUNT = 'kiosk-all@sandbox.test';
+
+export interface TestSandbox {
+  readonly sandbox: RunningSandbox;
+  readonly control: SandboxControl;
+  readonly baseUrl: string;
+  /** A client as the outbox uses it: one HTTP attempt per debit call. */
+  client(options?: {
+    email?: string;
+    responseMs?: number;
+    onExchange?: (event: ExchangeEvent) => void;
+  }): CommerceApiClient;
+  gateway(client: CommerceApiClient): DebitGateway;
+  close(): Promise<void>;
+}
+
+/** The real sandbox over HTTP, small catalogue (the outbox only needs the gift cards). */
+export async function startTestSandbox(seed = 1): Promise<TestSandbox> {
+  const sandbox = await startSandbox({ port: 0, seed, control: true, products: 10 });
+  const control = sandbox.control;
+  if (!control) throw new Error('the sandbox started without its control surface');
+  const clients: CommerceApiClient[] = [];
+  return {
+    sandbox,
+    control,
+    baseUrl: sandbox.baseUrl,
+    client: ({ email = ALL_SCOPES_ACCOUNT, responseMs = 3_000, onExchange } = {}) => {
+      const account = sandbox.accounts.find((entry) => entry.email === email);
+      if (!account) throw new Error(`no sandbox account ${email}`);
+      const client = createApiClient({
+        baseUrl: sandbox.baseUrl,
+        credentials: async () => ({ email: account.email, password: account.password }),
+        retry: outboxClientRetry,
+        timeouts: { connectMs: 1_000, responseMs },
+        ...(onExchange ? { onExchange } : {}),
+      });
+      clients.push(client);
+      return client;
+    },
+    gateway: createApiGateway,
+    close: async () => {
+      for (const client of clients) client.close();
+      await sandbox.close();
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The torture test's child process: one or more kiosks (one per seed of the round, each with its
+ * own data directory and its own sandbox) that accept debits and drain them, killed with SIGKILL
+ * at random moments by the harness. It is the real code path: a database file in a data
+ * directory, the outbox, the sender with its lease, the real client over HTTP.
+ *
+ * It is spawned ahead of time (module loading is most of a start-up) and prints {"loaded":true};
+ * then it reads one line of JSON on stdin ({"kiosks": [KioskInput...]}) and works. Output on
+ * stdout, one JSON object a line, each with `slot` (the kiosk) and `t` (ms since start):
+ *   {"ready":true}                                      every database is open
+ *   {"slot","ack":{"id","key","card","amount"}}         printed only after the row is committed
+ *   {"slot","refusedLocally":{"code"}}                  an enqueue refused before any commit
+ *   {"slot","done":{...}}                               the kiosk's outbox is empty
+ *   {"slot","paused":{"code"}}                          credentials rejected: it stops
+ *   {"slot","timeout":{...}}                            the drain ran out of time
+ * The process exits 0 once every kiosk has finished one way or another.
+ */
+import { createInterface } from 'node:readline';
+import { createApiClient } from '../../electron/api/client.ts';
+import { systemClock } from '../../electron/api/clock.ts';
+import {
+  connectivityOf,
+  createApiGateway,
+  outboxClientRetry,
+} from '../../electron/outbox/api-gateway.ts';
+import { OutboxError } from '../../electron/outbox/errors.ts';
+import { Outbox } from '../../electron/outbox/outbox.ts';
+import { OutboxSender } from '../../electron/outbox/sender.ts';
+import { openDatabase } from '../../electron/storage/database.ts';
+
+export interface KioskInput {
+  readonly slot: number;
+  readonly dataDir: string;
+  readonly baseUrl: string;
+  readonly email: string;
+  readonly password: string;
+  /** Debits to accept, in order, with a pause (ms) before each. */
+  readonly plan: readonly {
+    readonly card: string;
+    readonly amount: number;
+    readonly pauseMs: number;
+  }[];
+  readonly seed: number;
+  readonly concurrency: number;
+  readonly responseTimeoutMs: number;
+  readonly drainTimeoutMs: number;
+}
+
+export interface DriverInput {
+  readonly kiosks: readonly KioskInput[];
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const write = (value: object) =>
+  process.stdout.write(`${JSON.stringify({ ...value, t: Math.round(performance.now()) })}\n`);
+
+async function readInput(): Promise<DriverInput> {
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    lines.close();
+    return JSON.parse(line) as DriverInput;
+  }
+  throw new Error('no input on stdin');
+}
+
+function openKiosk(input: KioskInput) {
+  const db = openDatabase({ dataDir: input.dataDir });
+  const client = createApiClient({
+    baseUrl: input.baseUrl,
+    credentials: async () => ({ email: input.email, password: input.password }),
+    retry: outboxClientRetry,
+    timeouts: { connectMs: 500, responseMs: input.responseTimeoutMs },
+    random: mulberry32(input.seed ^ 0x5eed),
+  });
+  const outbox = new Outbox({
+    db,
+    connectivity: connectivityOf(client),
+    // Generous limits: the torture is about delivery; the limits have their own tests.
+    limits: {
+      maxOfflineDebitAmount: 10_000,
+      maxPendingAmount: 100_000,
+      maxPendingAmountPerCard: 100_000,
+      maxPendingCount: 10_000,
+    },
+  });
+  const sender = new OutboxSender({
+    outbox,
+    gateway: createApiGateway(client),
+    random: mulberry32(input.seed),
+    concurrency: input.concurrency,
+    // Short, so that a holder the harness killed is replaced quickly even without the pid check.
+    leaseTtlMs: 2_000,
+    idlePollMs: 20,
+    inFlightGraceMs: 1_000,
+    retry: {
+      backoff: { baseMs: 5, capMs: 80 },
+      retryAfter: { capMs: 150, jitterMs: 20 },
+      budget: { capacity: 50, refillPerSecond: 200 },
+    },
+  });
+  return { input, db, client, outbox, sender };
+}
+
+async function runKiosk(kiosk: ReturnType<typeof openKiosk>): Promise<void> {
+  const { input, outbox, sender } = kiosk;
+  const slot = input.slot;
+  sender.start();
+  try {
+    for (const step of input.plan) {
+      if (step.pauseMs > 0) await systemClock.sleep(step.pauseMs);
+      try {
+        const { debit } = outbox.enqueue({ giftCardId: step.card, amount: step.amount });
+        write({
+          slot,
+          ack: {
+            id: debit.id,
+            key: debit.idempotencyKey,
+            card: debit.giftCardId,
+            amount: debit.amount,
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof OutboxError)) throw error;
+        write({ slot, refusedLocally: { code: error.code } });
+      }
+    }
+    const report = await sender.drain({ untilEmpty: true, timeoutMs: input.drainTimeoutMs });
+    if (report.result === 'paused')
+      write({ slot, paused: { code: sender.status.paused?.code ?? null } });
+    else if (report.result === 'empty')
+      write({
+        slot,
+        done: { applied: report.applied, refused: report.refused, failed: report.failed },
+      });
+    else write({ slot, timeout: { result: report.result, pending: report.summary.pendingCount } });
+  } finally {
+    await sender.stop();
+    kiosk.client.close();
+    kiosk.db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  write({ loaded: true });
+  const input = await readInput();
+  const kiosks = input.kiosks.map(openKiosk);
+  write({ ready: true });
+  await Promise.all(kiosks.map(runKiosk));
+}
+
+main().then(
+  () => {
+    process.exitCode = 0;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);
