@@ -1,12 +1,38 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { i18nFor } from './i18n/use-i18n.ts';
+import { localeFromLanguage } from './i18n/locale.ts';
+import { kioskApi, type KioskApi } from './ipc/index.ts';
+import { NoBridge } from './NoBridge.tsx';
+import { createKioskStores, startKioskStores } from './stores/kiosk-stores.ts';
+import { StoresProvider } from './stores/stores-context.tsx';
+import './styles/kiosk.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('renderer/index.html has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const locale = localeFromLanguage(navigator.language);
+document.documentElement.lang = locale;
+let api: KioskApi | null;
+try {
+  api = kioskApi();
+} catch {
+  // Opened without the preload and without the host's token: nothing to talk to.
+  api = null;
+}
+const root = createRoot(container);
+
+if (api) {
+  const stores = createKioskStores(api, locale);
+  startKioskStores(api, stores);
+  root.render(
+    <StrictMode>
+      <StoresProvider stores={stores}>
+        <App />
+      </StoresProvider>
+    </StrictMode>,
+  );
+} else {
+  root.render(<NoBridge i18n={i18nFor(locale)} />);
+}

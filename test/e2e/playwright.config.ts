@@ -12,6 +12,8 @@ export default defineConfig({
   timeout: 30_000,
   use: {
     headless: true,
+    // The kiosk's landscape screen; the portrait one (1080×1920) is set by the tests that need it.
+    viewport: { width: 1920, height: 1080 },
     trace: 'retain-on-failure',
     launchOptions: {
       // Debian's chromium: these machines cannot download Playwright's own browser build.

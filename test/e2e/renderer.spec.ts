@@ -1,48 +1,69 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
-import { preview, type PreviewServer } from 'vite';
+import { expect, openKiosk, test } from './support/kiosk-test.ts';
+import { expectAccessible, saveScreen } from './support/evidence.ts';
 
-const configFile = fileURLToPath(new URL('../../vite.config.ts', import.meta.url));
-const builtIndex = fileURLToPath(new URL('../../dist/renderer/index.html', import.meta.url));
+/** What the size check reads of a control (the test project has no DOM types; the page has). */
+interface Control {
+  readonly disabled?: boolean;
+  readonly outerHTML: string;
+  getBoundingClientRect(): { readonly width: number; readonly height: number };
+}
 
-let server: PreviewServer;
-let baseUrl: string;
-
-test.beforeAll(async () => {
-  if (!existsSync(builtIndex)) {
-    throw new Error(`${builtIndex} is missing: run \`npm run build:renderer\` first`);
-  }
-  // Port 0: several people run the suite on one machine; a fixed port would collide.
-  server = await preview({
-    configFile,
-    logLevel: 'silent',
-    preview: { host: '127.0.0.1', port: 0 },
-  });
-  const url = server.resolvedUrls?.local[0];
-  if (!url) throw new Error('vite preview did not report its URL');
-  baseUrl = url;
-});
-
-test.afterAll(async () => {
-  await server?.close();
-});
-
-test('the built renderer shows the product heading under its strict CSP', async ({ page }) => {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-
-  await page.goto(baseUrl);
-
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('commerce-kiosk');
-  await expect(page.getByText('Kiosk UI: not built yet')).toBeVisible();
+test('the built renderer runs under its strict CSP, and every screen passes axe and has touch-sized controls in landscape and portrait', async ({
+  page,
+  kiosk,
+  consoleProblems,
+}, testInfo) => {
+  // Six axe scans of full screens: the slowest test of the suite.
+  test.setTimeout(90_000);
+  await openKiosk(page, kiosk);
   const csp = await page
     .locator('meta[http-equiv="Content-Security-Policy"]')
     .getAttribute('content');
-  expect(csp).toContain("default-src 'none'");
-  // A CSP violation or a script error shows up on the console; the bundle must run without one.
-  expect(problems).toEqual([]);
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toContain('unsafe-inline');
+
+  const screens = [
+    ['Availability', 'Product availability'],
+    ['Customers', 'Customer lookup'],
+    ['Gift card', 'Gift card'],
+    ['Documents', 'Documents'],
+    ['Setup', 'Setup'],
+  ] as const;
+  for (const viewport of [
+    { width: 1920, height: 1080 },
+    { width: 1080, height: 1920 },
+  ]) {
+    await page.setViewportSize(viewport);
+    for (const [button, heading] of screens) {
+      await page.getByRole('navigation').getByRole('button', { name: button }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      // axe once per screen (its rules do not depend on the orientation); the sizes in both.
+      if (viewport.width > viewport.height) await expectAccessible(page, testInfo, button);
+      // Touch targets: every enabled control is at least 44 px in both directions.
+      const small = await page.locator('button, select, input').evaluateAll((elements) =>
+        (elements as unknown as Control[])
+          .filter((element) => !element.disabled)
+          .map((element) => ({ element, box: element.getBoundingClientRect() }))
+          .filter(({ box }) => box.width > 0 && (box.width < 44 || box.height < 44))
+          .map(({ element }) => element.outerHTML.slice(0, 120)),
+      );
+      expect(small, `${button} at ${viewport.width}x${viewport.height}`).toEqual([]);
+    }
+    if (viewport.width < viewport.height) {
+      await page.getByRole('navigation').getByRole('button', { name: 'Availability' }).click();
+      await saveScreen(page, testInfo, 'availability-portrait');
+    }
+  }
+  // Unlocked setup too: it has the most controls.
+  await page.getByRole('navigation').getByRole('button', { name: 'Setup' }).click();
+  for (const digit of '1234') {
+    await page
+      .getByRole('group', { name: 'Numeric keypad' })
+      .getByRole('button', { name: digit, exact: true })
+      .click();
+  }
+  await page.getByRole('button', { name: 'Unlock' }).click();
+  await expect(page.getByRole('heading', { name: 'This kiosk' })).toBeVisible();
+  await expectAccessible(page, testInfo, 'setup unlocked');
+  expect(consoleProblems).toEqual([]);
 });

@@ -1,26 +1,114 @@
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
+import { act, cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test } from 'vitest';
 import { App } from '../../renderer/App.tsx';
+import { debit, outboxSummary, status } from './support/fixtures.ts';
+import { ok } from './support/fake-kiosk.ts';
+import { renderKiosk, type RenderedKiosk } from './support/render-kiosk.tsx';
 
-// React only flushes updates synchronously inside act() when it knows it runs under a test.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
+let rendered: RenderedKiosk | undefined;
 afterEach(() => {
-  document.body.replaceChildren();
+  rendered?.stop();
+  cleanup();
 });
 
-test('names the product and says the kiosk UI is not built yet', async () => {
-  const container = document.createElement('div');
-  document.body.append(container);
-  const root = createRoot(container);
+test('switching the language changes every text, the formats and the page language', async () => {
+  rendered = await renderKiosk(<App />, {
+    handlers: {
+      getOutboxSummary: () => ok({ ...outboxSummary, pendingCount: 2, pendingAmount: 1234.5 }),
+    },
+  });
+  expect(await screen.findByRole('heading', { level: 1 })).toHaveProperty(
+    'textContent',
+    'Product availability',
+  );
+  expect((await screen.findByTestId('outbox-indicator')).textContent).toContain(
+    'Debits waiting: 2 (€1,234.50)',
+  );
+  expect(document.documentElement.lang).toBe('en');
 
-  await act(async () => root.render(<App />));
+  const user = userEvent.setup();
+  const languages = screen.getByRole('group', { name: 'Language' });
+  await user.click(within(languages).getByRole('button', { name: 'Français' }));
 
-  const heading = container.querySelector('h1');
-  expect(heading?.textContent).toBe('commerce-kiosk');
-  expect(container.textContent).toContain('Kiosk UI: not built yet');
+  expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Disponibilité des produits');
+  expect(screen.getByRole('navigation', { name: 'Écrans' })).toBeTruthy();
+  expect(
+    screen.getByTestId('outbox-indicator').textContent?.replace(/[\u202f\u00a0]/g, ' '),
+  ).toContain('Débits en attente : 2 (1 234,50 €)');
+  expect(document.documentElement.lang).toBe('fr');
+  expect(
+    within(screen.getByRole('group', { name: 'Langue' }))
+      .getByRole('button', { name: 'Français' })
+      .getAttribute('aria-pressed'),
+  ).toBe('true');
 
-  await act(async () => root.unmount());
-  expect(container.childElementCount).toBe(0);
+  await user.click(screen.getByRole('button', { name: /Carte cadeau/ }));
+  expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Carte cadeau');
+  expect(screen.getByLabelText('Numéro de carte (saisir ou scanner)')).toBeTruthy();
+});
+
+test('the status bar: demo badge, connectivity from events, a warning when a debit needs attention', async () => {
+  rendered = await renderKiosk(<App />, {
+    handlers: {
+      getOutboxSummary: () =>
+        ok({
+          ...outboxSummary,
+          pendingCount: 1,
+          pendingAmount: 12.5,
+          oldestPendingAgeMs: 5 * 60_000,
+          needingAttention: { refused: 1, failed: 0, expired: 0, total: 1 },
+        }),
+      listDebits: (r) =>
+        ok({ debits: r.view === 'open' ? [debit({ amount: 12.5, acceptedOffline: true })] : [] }),
+    },
+  });
+  expect((await screen.findByTestId('demo-badge')).textContent).toContain('Demo');
+  const indicator = await screen.findByTestId('outbox-indicator');
+  expect(indicator.className).toContain('status-warning');
+  expect(indicator.textContent).toContain('Debits waiting: 1 (€12.50)');
+  expect(indicator.textContent).toContain('oldest 5 min');
+  expect(indicator.textContent).toContain('needing attention: 1');
+  expect(screen.getByTestId('catalog-as-of').textContent).toMatch(/^Catalogue as of /);
+  expect(screen.getByTestId('printer-state').textContent).toBe('kiosk-pdf: ready');
+  // A debit kept offline shows in the banner even before connectivity says offline.
+  expect((await screen.findByTestId('offline-banner')).textContent).toContain(
+    'Gift-card debits kept on this kiosk, not yet confirmed by the service: 1 (€12.50).',
+  );
+
+  await act(async () => {
+    rendered?.kiosk.emit('connectivityChanged', {
+      from: 'online',
+      to: 'offline',
+      source: 'health',
+      detail: 'NETWORK_ERROR',
+      at: status.startedAt,
+    });
+  });
+  expect(screen.getByTestId('connectivity').textContent).toContain('Offline');
+  const banner = screen.getByTestId('offline-banner');
+  expect(banner.textContent).toContain('Offline: the service cannot be reached.');
+  expect(banner.textContent).toContain(
+    'Still working: product availability from the local catalogue',
+  );
+  expect(banner.textContent).toContain(
+    'Not available until the connection is back: customer lookup',
+  );
+});
+
+test('every control has an accessible name and a touch-sized class', async () => {
+  rendered = await renderKiosk(<App />);
+  await screen.findByText('Products found: 2');
+  for (const button of screen.getAllByRole('button')) {
+    expect(
+      button.textContent?.trim() || button.getAttribute('aria-label'),
+      button.outerHTML,
+    ).toBeTruthy();
+  }
+  for (const field of [...document.querySelectorAll('input, select')]) {
+    expect(
+      field.id && document.querySelector(`label[for="${field.id}"]`),
+      field.outerHTML,
+    ).toBeTruthy();
+  }
 });

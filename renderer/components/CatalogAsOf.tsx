@@ -1,0 +1,27 @@
+import { useI18n } from '../i18n/use-i18n.ts';
+import { useKiosk } from '../hooks/use-store.ts';
+
+/** How fresh the local catalogue is: the service time it reflects, or that it is updating. */
+export function CatalogAsOf() {
+  const { t, fmt } = useI18n();
+  const status = useKiosk('catalogStatus', (s) => s.status);
+  const syncing = useKiosk('catalogStatus', (s) => s.syncing);
+  const failure = useKiosk('catalogStatus', (s) => s.failure);
+
+  let text: string;
+  if (syncing) text = t('catalog.syncing');
+  else if (!status) text = t('catalog.unknown');
+  else if (status.access.mode === 'live') text = t('catalog.live');
+  else if (status.asOf) text = t('catalog.asOf', { time: fmt.dateTime(status.asOf) });
+  else text = t('catalog.notReady');
+
+  return (
+    <span
+      className={failure ? 'status-item status-warning' : 'status-item'}
+      data-testid="catalog-as-of"
+    >
+      {failure && <span aria-hidden="true">⚠ </span>}
+      {text}
+    </span>
+  );
+}

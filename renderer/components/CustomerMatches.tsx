@@ -1,0 +1,88 @@
+import { useState, type FormEvent } from 'react';
+import type { Customer } from '../../shared/api/customers.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
+import {
+  secondCriteria,
+  type CustomerCriteria,
+  type SecondCriterion,
+} from '../stores/customer-store.ts';
+import { CriterionField } from './CriterionField.tsx';
+import { criterionLabels } from './criterion-labels.ts';
+import { customerName } from './customer-name.ts';
+
+/**
+ * Several customers match: they are listed so staff see why, but none can be opened from here.
+ * The customer states another detail and the search runs again with it; only a single match
+ * opens a record.
+ */
+export function CustomerMatches({
+  matches,
+  more,
+  criteria,
+  busy,
+  onConfirm,
+}: {
+  readonly matches: readonly Customer[];
+  readonly more: boolean;
+  readonly criteria: CustomerCriteria;
+  readonly busy: boolean;
+  readonly onConfirm: (criterion: SecondCriterion, value: string) => void;
+}) {
+  const { t, fmt } = useI18n();
+  const unused = secondCriteria.filter((name) => !criteria[name]);
+  const options = unused.length > 0 ? unused : secondCriteria;
+  const [criterion, setCriterion] = useState<SecondCriterion>(options[0] ?? 'firstName');
+  const [value, setValue] = useState('');
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (value.trim() !== '') onConfirm(criterion, value.trim());
+  };
+
+  return (
+    <section
+      className="customer-matches"
+      aria-labelledby="matches-title"
+      data-testid="customer-matches"
+    >
+      <h2 id="matches-title">{t('customers.severalTitle')}</h2>
+      <p role="alert" className="notice notice-warning">
+        {t('customers.several', { count: fmt.integer(matches.length) })}
+      </p>
+      <ul className="match-list" aria-label={t('customers.matchList')}>
+        {matches.map((customer) => (
+          <li key={customer.uuid} className="match" data-testid="customer-match">
+            <span className="match-name">{customerName(customer, t)}</span>
+            {customer.contact && (
+              <span className="match-contact">
+                {[customer.contact.postalCode, customer.contact.city].filter(Boolean).join(' ')}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {more && <p>{t('customers.more')}</p>}
+      <form onSubmit={submit} aria-label={t('customers.confirmTitle')}>
+        <CriterionField
+          legend={t('customers.confirmTitle')}
+          options={options}
+          criterion={criterion}
+          value={value}
+          onCriterion={setCriterion}
+          onValue={setValue}
+        />
+        <p className="hint">
+          {t('customers.alreadyUsed', {
+            criteria: secondCriteria
+              .filter((name) => criteria[name])
+              .map((name) => t(criterionLabels[name]))
+              .join(', '),
+          })}
+        </p>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {t('customers.confirm')}
+        </button>
+      </form>
+    </section>
+  );
+}

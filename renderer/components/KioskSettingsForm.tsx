@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import type { KioskSettings } from '../../shared/ipc/status.ts';
+import { supportedLocales, type Locale } from '../i18n/locale.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
+import { useKiosk } from '../hooks/use-store.ts';
+import { PrinterPicker } from './PrinterPicker.tsx';
+import { ShopPicker } from './ShopPicker.tsx';
+
+const languageNames: Readonly<Record<Locale, string>> = { fr: 'Français', en: 'English' };
+
+/** The kiosk's shop, default printer and language; only what changed is sent. */
+export function KioskSettingsForm({
+  settings,
+  saving,
+  onSave,
+}: {
+  readonly settings: KioskSettings;
+  readonly saving: boolean;
+  readonly onSave: (changes: Partial<KioskSettings>) => void;
+}) {
+  const { t } = useI18n();
+  const shops = useKiosk('availability', (s) => s.shops);
+  const printers = useKiosk('printers', (s) => s.printers);
+  const [shopId, setShopId] = useState(settings.shopId);
+  const [printer, setPrinter] = useState(settings.printer);
+  const [locale, setLocale] = useState<Locale>(settings.locale);
+
+  const changes: Partial<KioskSettings> = {
+    ...(shopId !== settings.shopId ? { shopId } : {}),
+    ...(printer !== settings.printer ? { printer } : {}),
+    ...(locale !== settings.locale ? { locale } : {}),
+  };
+  const changed = Object.keys(changes).length > 0;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (changed) onSave(changes);
+  };
+
+  return (
+    <form className="setup-section" onSubmit={submit} aria-labelledby="settings-title">
+      <h2 id="settings-title">{t('setup.kiosk')}</h2>
+      {shops && (
+        <ShopPicker
+          label={t('setup.shop')}
+          shops={shops}
+          value={shopId}
+          allLabel={t('setup.noShop')}
+          onChange={setShopId}
+        />
+      )}
+      {printers && (
+        <PrinterPicker
+          label={t('setup.printer')}
+          printers={printers}
+          value={printer}
+          defaultLabel={t('setup.systemPrinter')}
+          onChange={setPrinter}
+        />
+      )}
+      <div className="field">
+        <span className="field-label" id="setup-language">
+          {t('setup.language')}
+        </span>
+        <div className="choice-row" role="group" aria-labelledby="setup-language">
+          {supportedLocales.map((option) => (
+            <button
+              key={option}
+              type="button"
+              lang={option}
+              className="button choice"
+              aria-pressed={option === locale}
+              onClick={() => setLocale(option)}
+            >
+              {languageNames[option]}
+            </button>
+          ))}
+        </div>
+      </div>
+      <button type="submit" className="button button-primary" disabled={saving || !changed}>
+        {t('setup.save')}
+      </button>
+    </form>
+  );
+}

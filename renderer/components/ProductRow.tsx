@@ -1,0 +1,68 @@
+import type { AvailabilityStatus } from '../../shared/api/catalog.ts';
+import type { SearchHit } from '../../shared/ipc/catalog.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
+import { AvailabilityBadge } from './AvailabilityBadge.tsx';
+import { PriceRange } from './PriceRange.tsx';
+
+/** The statuses of the shop's items, each once, in the service's order of first appearance. */
+function shopStatuses(hit: SearchHit): AvailabilityStatus[] {
+  const seen = new Set<AvailabilityStatus>();
+  for (const item of hit.shopItems ?? []) seen.add(item.availability.status);
+  return [...seen];
+}
+
+/** One search result: the whole row opens the product. */
+export function ProductRow({
+  hit,
+  onOpen,
+}: {
+  readonly hit: SearchHit;
+  readonly onOpen: (productId: string) => void;
+}) {
+  const { t, fmt } = useI18n();
+  const name = hit.name ?? t('product.noName');
+  const statuses = shopStatuses(hit);
+  return (
+    <button type="button" className="product-row" onClick={() => onOpen(hit.uuid)}>
+      <span className="product-row-main">
+        <span className="product-row-name">{name}</span>
+        <span className="product-row-ids">
+          {[
+            hit.reference && t('product.reference', { reference: hit.reference }),
+            hit.ean && t('product.ean', { ean: hit.ean }),
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </span>
+      </span>
+      <span className="product-row-side">
+        <span className="product-row-price">
+          {hit.promotionPriceRange ? (
+            <>
+              <span className="price-promo">
+                <PriceRange range={hit.promotionPriceRange} />
+              </span>{' '}
+              {hit.priceRange && (
+                <s className="price-before">
+                  <span className="visually-hidden">{t('price.before')} </span>
+                  <PriceRange range={hit.priceRange} />
+                </s>
+              )}
+            </>
+          ) : hit.priceRange ? (
+            <PriceRange range={hit.priceRange} />
+          ) : (
+            t('product.noPrice')
+          )}
+        </span>
+        <span className="product-row-stock">
+          {hit.shopItems === null
+            ? t('product.availableItems', { count: fmt.integer(hit.availableItemsCount) })
+            : statuses.length === 0
+              ? t('product.noItemsHere')
+              : statuses.map((status) => <AvailabilityBadge key={status} status={status} />)}
+        </span>
+      </span>
+    </button>
+  );
+}

@@ -1,0 +1,200 @@
+import type { IpcError } from '../../shared/ipc/errors.ts';
+import type { MessageKey } from './catalogue.ts';
+import type { Formatters } from './formatters.ts';
+import type { Translate } from './translate.ts';
+
+/** An error in plain words: what happened, and what staff can do or what still works. */
+export interface ErrorText {
+  readonly title: string;
+  readonly detail: string | null;
+  /** The service cannot be reached: the screen can say what still works offline. */
+  readonly offline: boolean;
+}
+
+const offlineCodes = new Set([
+  'NETWORK_ERROR',
+  'TIMEOUT',
+  'SERVICE_UNAVAILABLE',
+  'OUTBOX_OFFLINE',
+  'CATALOG_UNAVAILABLE',
+]);
+const offlineKinds = new Set(['NetworkError', 'Timeout', 'ServiceUnavailable']);
+
+const forbiddenCodes = new Set(['FORBIDDEN', 'CATALOG_FORBIDDEN']);
+
+/** Codes with a message of their own; anything else is described by its family or as unknown. */
+const byCode: Readonly<Record<string, MessageKey>> = {
+  UNAUTHORIZED: 'error.credentials',
+  CREDENTIALS_REJECTED: 'error.credentials',
+  CREDENTIALS_INVALID: 'error.credentials',
+  CREDENTIALS_MISSING: 'error.credentialsMissing',
+  NOT_CONFIGURED: 'error.credentialsMissing',
+  RATE_LIMITED: 'error.rateLimited',
+  RESOURCE_NOT_FOUND: 'error.notFound',
+  CATALOG_PRODUCT_NOT_FOUND: 'error.notFound',
+  OUTBOX_NOT_FOUND: 'error.notFound',
+  INVALID_REQUEST: 'error.invalid',
+  IPC_INVALID_REQUEST: 'error.invalid',
+  OUTBOX_INVALID_DEBIT: 'error.invalid',
+  CATALOG_INVALID_QUERY: 'error.invalid',
+  OUTBOX_NOT_CANCELLABLE: 'error.notCancellable',
+  OUTBOX_INVALID_STATE: 'error.notCancellable',
+  CATALOG_SYNC_BUSY: 'error.syncBusy',
+  INTERNAL_SERVER_ERROR: 'error.serviceFailed',
+  CONTRACT_VIOLATION: 'error.serviceFailed',
+  IPC_SERVICE_UNAVAILABLE: 'error.notSetUp',
+  IPC_INTERNAL_ERROR: 'error.internal',
+  RENDERER_TRANSPORT_ERROR: 'error.transport',
+  ADMIN_PIN_REQUIRED: 'error.pinRequired',
+  ADMIN_PIN_INVALID: 'error.pinInvalid',
+  ADMIN_PIN_LOCKED: 'error.pinLocked',
+  ADMIN_PIN_NOT_CONFIGURED: 'error.pinNotConfigured',
+  VAULT_READ_ONLY: 'error.vaultReadOnly',
+  CREDENTIALS_READ_ONLY: 'error.vaultReadOnly',
+  NO_VAULT: 'error.vaultUnavailable',
+  VAULT_UNAVAILABLE: 'error.vaultUnavailable',
+  ...refusalKeys(),
+};
+
+/** The service's reasons for refusing a gift-card debit (409 codes). */
+export function refusalKeys(): Readonly<Record<string, MessageKey>> {
+  return {
+    INSUFFICIENT_BALANCE: 'refusal.insufficientBalance',
+    GIFT_CARD_INACTIVE: 'refusal.inactive',
+    GIFT_CARD_EXPIRED: 'refusal.expired',
+    IDEMPOTENCY_KEY_REUSED: 'refusal.keyReused',
+    CONFLICT: 'refusal.conflict',
+  };
+}
+
+/** The printing problems main reports, by their code (`printer_offline`...). */
+export const printProblemKeys: Readonly<Record<string, MessageKey>> = {
+  printer_unknown: 'printProblem.printerUnknown',
+  printer_offline: 'printProblem.printerOffline',
+  printer_stopped: 'printProblem.printerStopped',
+  printer_not_accepting: 'printProblem.printerNotAccepting',
+  out_of_paper: 'printProblem.outOfPaper',
+  paper_jam: 'printProblem.paperJam',
+  scheduler_down: 'printProblem.schedulerDown',
+  no_printer: 'printProblem.noPrinter',
+  job_unknown: 'printProblem.jobUnknown',
+  job_held: 'printProblem.jobHeld',
+  job_aborted: 'printProblem.jobAborted',
+  job_stalled: 'printProblem.jobStalled',
+  backend_unavailable: 'printProblem.backendUnavailable',
+  invalid_options: 'printProblem.invalidOptions',
+  document_rejected: 'printProblem.documentRejected',
+  document_unavailable: 'printProblem.documentUnavailable',
+  print_failed: 'printProblem.printFailed',
+};
+
+export const scopeKeys: Readonly<Record<string, MessageKey>> = {
+  'products:read': 'scope.productsRead',
+  'stock:read': 'scope.stockRead',
+  'referentials:read': 'scope.referentialsRead',
+  'customers:read': 'scope.customersRead',
+  'customers:write': 'scope.customersWrite',
+  'customers:pii:read': 'scope.customersPiiRead',
+  'customers:pii:write': 'scope.customersPiiWrite',
+  'internal-comments:read': 'scope.internalCommentsRead',
+  'sales:read': 'scope.salesRead',
+  'orders:read': 'scope.ordersRead',
+  'sav:read': 'scope.savRead',
+  'customer-credits:read': 'scope.customerCreditsRead',
+  'gift-cards:read': 'scope.giftCardsRead',
+  'gift-cards:write': 'scope.giftCardsWrite',
+};
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** "read customers (customers:read), …": the plain words, and the scope name for the admin. */
+export function describePermissions(scopes: readonly string[], t: Translate): string {
+  return scopes
+    .map((scope) => {
+      const key = scopeKeys[scope];
+      return key ? `${t(key)} (${scope})` : scope;
+    })
+    .join(', ');
+}
+
+export function missingScopesOf(error: IpcError): string[] {
+  return stringList(error.details?.['missingScopes']);
+}
+
+interface Breach {
+  readonly limit: string;
+  readonly allowed: number;
+  readonly unit: string;
+}
+
+function breachOf(error: IpcError): Breach | null {
+  const breach = error.details?.['breach'];
+  if (typeof breach !== 'object' || breach === null || Array.isArray(breach)) return null;
+  const { limit, allowed, unit } = breach as Record<string, unknown>;
+  if (typeof limit !== 'string' || typeof allowed !== 'number' || typeof unit !== 'string') {
+    return null;
+  }
+  return { limit, allowed, unit };
+}
+
+const limitKeys: Readonly<Record<string, MessageKey>> = {
+  maxOfflineDebitAmount: 'limit.maxOfflineDebitAmount',
+  maxPendingAmount: 'limit.maxPendingAmount',
+  maxPendingAmountPerCard: 'limit.maxPendingAmountPerCard',
+  maxPendingCount: 'limit.maxPendingCount',
+};
+
+export function describeError(error: IpcError, t: Translate, fmt: Formatters): ErrorText {
+  const kind = error.details?.['kind'];
+  if (forbiddenCodes.has(error.code) || kind === 'Forbidden') {
+    const scopes = missingScopesOf(error);
+    return {
+      title: t('error.forbidden.title'),
+      detail:
+        scopes.length > 0
+          ? t('error.forbidden.scopes', { permissions: describePermissions(scopes, t) })
+          : t('error.forbidden.noScopes'),
+      offline: false,
+    };
+  }
+  if (offlineCodes.has(error.code) || (typeof kind === 'string' && offlineKinds.has(kind))) {
+    return { title: t('error.offline.title'), detail: t('offline.stillWorks'), offline: true };
+  }
+  if (error.code === 'OUTBOX_LIMIT_EXCEEDED') {
+    const breach = breachOf(error);
+    const limitKey = breach ? limitKeys[breach.limit] : undefined;
+    return {
+      title: t('error.limit.title'),
+      detail:
+        breach && limitKey
+          ? t('error.limit.detail', {
+              limit: t(limitKey),
+              allowed:
+                breach.unit === 'EUR' ? fmt.money(breach.allowed) : fmt.integer(breach.allowed),
+            })
+          : null,
+      offline: false,
+    };
+  }
+  if (error.code.startsWith('PRINT_')) {
+    const key = printProblemKeys[error.code.slice('PRINT_'.length).toLowerCase()];
+    return { title: t(key ?? 'printProblem.printFailed'), detail: null, offline: false };
+  }
+  const key = byCode[error.code];
+  if (key) {
+    // A lock-out or a rate limit says how long to wait, when main knows.
+    const wait = error.details?.['retryAfterMs'];
+    const detail =
+      typeof wait === 'number' && wait > 0
+        ? t('error.retryIn', { time: fmt.duration(wait) })
+        : null;
+    return { title: t(key), detail, offline: false };
+  }
+  return {
+    title: t('error.unknown'),
+    detail: t('error.code', { code: error.code }),
+    offline: false,
+  };
+}

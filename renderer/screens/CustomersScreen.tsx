@@ -1,0 +1,91 @@
+import { CustomerDetail } from '../components/CustomerDetail.tsx';
+import { CustomerHistory } from '../components/CustomerHistory.tsx';
+import { CustomerMatches } from '../components/CustomerMatches.tsx';
+import { CustomerSearchForm } from '../components/CustomerSearchForm.tsx';
+import { criterionLabels } from '../components/criterion-labels.ts';
+import { ErrorNotice } from '../components/ErrorNotice.tsx';
+import { useKiosk } from '../hooks/use-store.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
+import { secondCriteria } from '../stores/customer-store.ts';
+import type { DocumentRef } from '../stores/document-store.ts';
+import { useStores } from '../stores/stores-context.tsx';
+
+export function CustomersScreen() {
+  const { t } = useI18n();
+  const { customers, documents, navigation } = useStores();
+  const phase = useKiosk('customers', (s) => s.phase);
+  const criteria = useKiosk('customers', (s) => s.criteria);
+  const confirming = useKiosk('customers', (s) => s.confirming);
+  const matches = useKiosk('customers', (s) => s.matches);
+  const moreMatches = useKiosk('customers', (s) => s.moreMatches);
+  const error = useKiosk('customers', (s) => s.error);
+  const customer = useKiosk('customers', (s) => s.customer);
+  const history = useKiosk('customers', (s) => s.history);
+  const historyError = useKiosk('customers', (s) => s.historyError);
+  const credits = useKiosk('customers', (s) => s.credits);
+  const creditsError = useKiosk('customers', (s) => s.creditsError);
+  const savLog = useKiosk('customers', (s) => s.savLog);
+
+  const print = (document: DocumentRef) => {
+    void documents.getState().open(document);
+    navigation.getState().go('documents');
+  };
+
+  const used = criteria
+    ? secondCriteria
+        .filter((name) => criteria[name])
+        .map((name) => t(criterionLabels[name]))
+        .join(', ')
+    : '';
+
+  return (
+    <section className="screen customers" aria-labelledby="customers-title">
+      <h1 id="customers-title">{t('customers.title')}</h1>
+      {phase === 'idle' || phase === 'searching' || phase === 'failed' ? (
+        <CustomerSearchForm
+          busy={phase === 'searching'}
+          onSearch={(next) => void customers.getState().search(next)}
+        />
+      ) : (
+        <button type="button" className="button" onClick={() => customers.getState().reset()}>
+          {t('customers.newSearch')}
+        </button>
+      )}
+      {phase === 'searching' && <p role="status">{t('customers.searching')}</p>}
+      {phase === 'failed' && error && <ErrorNotice error={error} />}
+      {phase === 'none' && (
+        <p role="status" className="notice notice-info" data-testid="customer-none">
+          {confirming
+            ? t('customers.noneConfirm', { criteria: used })
+            : t('customers.none', { criteria: used })}
+        </p>
+      )}
+      {phase === 'several' && criteria && (
+        <CustomerMatches
+          // A new list is a new question: the confirmation starts empty.
+          key={matches.map((match) => match.uuid).join()}
+          matches={matches}
+          more={moreMatches}
+          criteria={criteria}
+          busy={false}
+          onConfirm={(criterion, value) => void customers.getState().confirm(criterion, value)}
+        />
+      )}
+      {phase === 'found' && customer && (
+        <>
+          <CustomerDetail customer={customer} />
+          <CustomerHistory
+            history={history}
+            historyError={historyError}
+            credits={credits}
+            creditsError={creditsError}
+            savLog={savLog}
+            onPrint={print}
+            onReadLog={(savId) => void customers.getState().readSavLog(savId)}
+            onCloseLog={() => customers.getState().closeSavLog()}
+          />
+        </>
+      )}
+    </section>
+  );
+}

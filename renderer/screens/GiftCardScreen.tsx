@@ -1,0 +1,118 @@
+import { useId, type FormEvent } from 'react';
+import { MAX_DEBIT_REFERENCE_LENGTH } from '../../shared/ipc/gift-cards.ts';
+import { AmountField } from '../components/AmountField.tsx';
+import { DebitOutcomePanel } from '../components/DebitOutcomePanel.tsx';
+import { ErrorNotice } from '../components/ErrorNotice.tsx';
+import { GiftCardSummary } from '../components/GiftCardSummary.tsx';
+import { PendingDebits } from '../components/PendingDebits.tsx';
+import { useKiosk } from '../hooks/use-store.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
+import { amountValue } from '../input/amount-entry.ts';
+import { useStores } from '../stores/stores-context.tsx';
+
+export function GiftCardScreen() {
+  const { t, fmt } = useI18n();
+  const { giftCard } = useStores();
+  const cardFieldId = useId();
+  const referenceId = useId();
+  const cardId = useKiosk('giftCard', (s) => s.cardId);
+  const card = useKiosk('giftCard', (s) => s.card);
+  const looking = useKiosk('giftCard', (s) => s.looking);
+  const lookupError = useKiosk('giftCard', (s) => s.lookupError);
+  const amount = useKiosk('giftCard', (s) => s.amount);
+  const reference = useKiosk('giftCard', (s) => s.reference);
+  const debiting = useKiosk('giftCard', (s) => s.debiting);
+  const debit = useKiosk('giftCard', (s) => s.debit);
+  const delivery = useKiosk('giftCard', (s) => s.delivery);
+  const debitError = useKiosk('giftCard', (s) => s.debitError);
+  const value = amountValue(amount);
+
+  const lookup = (event: FormEvent) => {
+    event.preventDefault();
+    void giftCard.getState().lookup();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void giftCard.getState().submitDebit();
+  };
+
+  return (
+    <section className="screen gift-card-screen" aria-labelledby="gift-card-title">
+      <h1 id="gift-card-title">{t('giftCard.title')}</h1>
+      <div className="gift-card-columns">
+        <div className="gift-card-main">
+          <form className="card-lookup" onSubmit={lookup} aria-label={t('giftCard.lookupForm')}>
+            <div className="field field-grow">
+              <label htmlFor={cardFieldId} className="field-label">
+                {t('giftCard.cardId')}
+              </label>
+              <input
+                id={cardFieldId}
+                className="input"
+                autoComplete="off"
+                // A scanner types the id and presses Enter: the field is ready for it.
+                autoFocus
+                value={cardId}
+                onChange={(event) => giftCard.getState().setCardId(event.target.value)}
+              />
+            </div>
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={looking || cardId.trim() === ''}
+            >
+              {t('giftCard.lookup')}
+            </button>
+            {card && (
+              <button type="button" className="button" onClick={() => giftCard.getState().clear()}>
+                {t('giftCard.next')}
+              </button>
+            )}
+          </form>
+          {looking && <p role="status">{t('common.loading')}</p>}
+          {lookupError && <ErrorNotice error={lookupError} />}
+          {card && <GiftCardSummary card={card} />}
+          {debit && <DebitOutcomePanel debit={debit} delivery={delivery} />}
+          {debitError && <ErrorNotice error={debitError} />}
+        </div>
+        {card && (
+          <form className="debit-form" onSubmit={submit} aria-label={t('giftCard.debitForm')}>
+            <AmountField
+              label={t('giftCard.amount')}
+              value={amount}
+              disabled={debiting}
+              onChange={(next) => giftCard.getState().setAmount(next)}
+            />
+            <div className="field">
+              <label htmlFor={referenceId} className="field-label">
+                {t('giftCard.reference')}
+              </label>
+              <input
+                id={referenceId}
+                className="input"
+                autoComplete="off"
+                maxLength={MAX_DEBIT_REFERENCE_LENGTH}
+                value={reference}
+                onChange={(event) =>
+                  // The outbox accepts these characters only; others would be refused after the fact.
+                  giftCard.getState().setReference(event.target.value.replace(/[^\w .:/#-]/gu, ''))
+                }
+              />
+            </div>
+            <button
+              type="submit"
+              className="button button-primary button-large"
+              disabled={debiting || value === null}
+            >
+              {value === null
+                ? t('giftCard.debit')
+                : t('giftCard.debitAmount', { amount: fmt.money(value) })}
+            </button>
+            {debiting && <p role="status">{t('giftCard.debiting')}</p>}
+          </form>
+        )}
+      </div>
+      <PendingDebits />
+    </section>
+  );
+}

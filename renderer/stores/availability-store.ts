@@ -1,0 +1,149 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Shop } from '../../shared/api/referentials.ts';
+import type { GetProductReply, SearchHit, SearchProductsReply } from '../../shared/ipc/catalog.ts';
+import type { KioskApi } from '../../shared/ipc/contract.ts';
+import type { IpcError } from '../../shared/ipc/errors.ts';
+import { settle } from './call.ts';
+
+/** The contract's largest page: fewer round trips while a long list is scrolled. */
+export const SEARCH_PAGE_SIZE = 100;
+/** Long enough to skip the keystrokes of a word, short enough to feel like typing. */
+export const SEARCH_DEBOUNCE_MS = 200;
+
+export type AnswerMeta = Omit<SearchProductsReply, 'hits'>;
+
+export interface AvailabilityState {
+  readonly shops: readonly Shop[] | null;
+  readonly shopsError: IpcError | null;
+  /** Null: every shop. */
+  readonly shopId: string | null;
+  /** Staff chose a shop themselves: the kiosk's default no longer replaces it. */
+  readonly shopChosen: boolean;
+  readonly text: string;
+  readonly hits: readonly SearchHit[];
+  readonly meta: AnswerMeta | null;
+  readonly searching: boolean;
+  /** The last page came back short: there is nothing more to load. */
+  readonly complete: boolean;
+  readonly error: IpcError | null;
+  readonly productId: string | null;
+  readonly detail: GetProductReply | null;
+  readonly detailLoading: boolean;
+  readonly detailError: IpcError | null;
+  loadShops(): Promise<void>;
+  /** The kiosk's own shop from its settings, unless staff already picked one. */
+  applyDefaultShop(shopId: string | null): void;
+  chooseShop(shopId: string | null): void;
+  /** Search as you type: waits for a pause in the typing. */
+  typeText(text: string): void;
+  search(): Promise<void>;
+  loadMore(): Promise<void>;
+  openProduct(productId: string): Promise<void>;
+  closeProduct(): void;
+}
+
+export type AvailabilityStore = StoreApi<AvailabilityState>;
+
+export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
+  return createStore<AvailabilityState>()((set, get) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Each search gets a number; a reply to an older one (the shop or text changed since) is dropped.
+    let generation = 0;
+    let detailGeneration = 0;
+
+    const request = (offset: number) => {
+      const { text, shopId } = get();
+      return settle(
+        api.searchProducts({
+          text: text.trim(),
+          ...(shopId === null ? {} : { shopId }),
+          limit: SEARCH_PAGE_SIZE,
+          offset,
+        }),
+      );
+    };
+
+    const search = async () => {
+      clearTimeout(timer);
+      const mine = ++generation;
+      set({ searching: true, error: null });
+      const reply = await request(0);
+      if (mine !== generation) return;
+      if (reply.ok) {
+        const { hits, ...meta } = reply.value;
+        set({ hits, meta, searching: false, complete: hits.length < SEARCH_PAGE_SIZE });
+      } else {
+        set({ hits: [], meta: null, searching: false, complete: true, error: reply.error });
+      }
+    };
+
+    return {
+      shops: null,
+      shopsError: null,
+      shopId: null,
+      shopChosen: false,
+      text: '',
+      hits: [],
+      meta: null,
+      searching: false,
+      complete: false,
+      error: null,
+      productId: null,
+      detail: null,
+      detailLoading: false,
+      detailError: null,
+      loadShops: async () => {
+        const reply = await settle(api.listShops());
+        if (reply.ok) set({ shops: reply.value.shops, shopsError: null });
+        else set({ shopsError: reply.error });
+      },
+      applyDefaultShop: (shopId) => {
+        if (get().shopChosen || get().shopId === shopId) return;
+        set({ shopId });
+        void search();
+      },
+      chooseShop: (shopId) => {
+        set({ shopId, shopChosen: true });
+        void search();
+      },
+      typeText: (text) => {
+        set({ text });
+        clearTimeout(timer);
+        timer = setTimeout(() => void search(), SEARCH_DEBOUNCE_MS);
+      },
+      search,
+      loadMore: async () => {
+        const { searching, complete, hits } = get();
+        if (searching || complete) return;
+        const mine = generation;
+        set({ searching: true });
+        const reply = await request(hits.length);
+        if (mine !== generation) return;
+        if (reply.ok) {
+          const page = reply.value.hits;
+          set({
+            hits: [...get().hits, ...page],
+            searching: false,
+            complete: page.length < SEARCH_PAGE_SIZE,
+          });
+        } else {
+          set({ searching: false, complete: true, error: reply.error });
+        }
+      },
+      openProduct: async (productId) => {
+        const mine = ++detailGeneration;
+        set({ productId, detailLoading: true, detailError: null });
+        // Every shop's items: the chosen shop comes first on screen, the others say where else
+        // the customer can find the product.
+        const reply = await settle(api.getProduct({ productId }));
+        if (mine !== detailGeneration) return;
+        if (reply.ok) set({ detail: reply.value, detailLoading: false });
+        else set({ detail: null, detailLoading: false, detailError: reply.error });
+      },
+      closeProduct: () => {
+        detailGeneration++;
+        set({ productId: null, detail: null, detailLoading: false, detailError: null });
+      },
+    };
+  });
+}

@@ -1,0 +1,144 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Credit, Customer, CustomerHistory } from '../../shared/api/customers.ts';
+import type { SavLogEntry } from '../../shared/api/sav.ts';
+import type { KioskApi } from '../../shared/ipc/contract.ts';
+import type { SearchCustomersRequest } from '../../shared/ipc/customers.ts';
+import type { IpcError } from '../../shared/ipc/errors.ts';
+import { settle } from './call.ts';
+
+/** The facts a customer states at the counter, besides the e-mail address. */
+export const secondCriteria = ['lastName', 'firstName', 'phone', 'postalCode'] as const;
+export type SecondCriterion = (typeof secondCriteria)[number];
+
+export type CustomerCriteria = { readonly email: string } & Partial<
+  Record<SecondCriterion, string>
+>;
+
+/** Enough to tell the matches apart on screen; more would only be a longer list to misread. */
+export const MATCH_LIMIT = 20;
+
+/**
+ * `several`: more than one customer matches. The kiosk never picks one: staff ask the customer
+ * for another detail and search again until exactly one remains (`confirm`).
+ */
+export type CustomerPhase = 'idle' | 'searching' | 'none' | 'several' | 'found' | 'failed';
+
+export interface SavLogView {
+  readonly savId: string;
+  readonly entries: readonly SavLogEntry[] | null;
+  readonly error: IpcError | null;
+}
+
+export interface CustomerState {
+  readonly phase: CustomerPhase;
+  /** What the last search asked, all criteria combined. */
+  readonly criteria: CustomerCriteria | null;
+  /** `none` after a confirmation: the extra detail matched nobody among the candidates. */
+  readonly confirming: boolean;
+  readonly matches: readonly Customer[];
+  /** More matches than shown. */
+  readonly moreMatches: boolean;
+  readonly error: IpcError | null;
+  readonly customer: Customer | null;
+  readonly history: CustomerHistory | null;
+  readonly historyError: IpcError | null;
+  readonly credits: readonly Credit[] | null;
+  readonly creditsError: IpcError | null;
+  readonly savLog: SavLogView | null;
+  search(criteria: CustomerCriteria): Promise<void>;
+  /** Adds one more stated fact to the last search (the ambiguous case). */
+  confirm(criterion: SecondCriterion, value: string): Promise<void>;
+  readSavLog(savId: string): Promise<void>;
+  closeSavLog(): void;
+  reset(): void;
+}
+
+export type CustomerStore = StoreApi<CustomerState>;
+
+const cleared = {
+  matches: [],
+  moreMatches: false,
+  error: null,
+  customer: null,
+  history: null,
+  historyError: null,
+  credits: null,
+  creditsError: null,
+  savLog: null,
+} as const;
+
+function toRequest(criteria: CustomerCriteria): SearchCustomersRequest {
+  const request: SearchCustomersRequest = { email: criteria.email.trim(), limit: MATCH_LIMIT };
+  for (const name of secondCriteria) {
+    const value = criteria[name]?.trim();
+    if (value) request[name] = value;
+  }
+  return request;
+}
+
+export function createCustomerStore(api: KioskApi): CustomerStore {
+  return createStore<CustomerState>()((set, get) => {
+    let generation = 0;
+
+    const open = async (mine: number, found: Customer) => {
+      set({ phase: 'found', customer: found, matches: [] });
+      const [detail, history, credits] = await Promise.all([
+        settle(api.getCustomer({ customerId: found.uuid, includeContact: true })),
+        settle(api.getCustomerHistory({ customerId: found.uuid })),
+        settle(api.listCustomerCredits({ customerId: found.uuid })),
+      ]);
+      if (mine !== generation) return;
+      set({
+        // The search's own record stays on screen if the detail cannot be read.
+        customer: detail.ok ? detail.value : found,
+        history: history.ok ? history.value : null,
+        historyError: history.ok ? null : history.error,
+        credits: credits.ok ? credits.value.data : null,
+        creditsError: credits.ok ? null : credits.error,
+      });
+    };
+
+    const run = async (criteria: CustomerCriteria, confirming: boolean) => {
+      const mine = ++generation;
+      set({ ...cleared, phase: 'searching', criteria, confirming });
+      const reply = await settle(api.searchCustomers(toRequest(criteria)));
+      if (mine !== generation) return;
+      if (!reply.ok) {
+        set({ phase: 'failed', error: reply.error });
+        return;
+      }
+      const { data, pagination } = reply.value;
+      if (data.length === 0) set({ phase: 'none' });
+      else if (data.length === 1 && !pagination.hasNextPage) await open(mine, data[0]!);
+      else set({ phase: 'several', matches: data, moreMatches: pagination.hasNextPage });
+    };
+
+    return {
+      phase: 'idle',
+      criteria: null,
+      confirming: false,
+      ...cleared,
+      search: (criteria) => run(criteria, false),
+      confirm: async (criterion, value) => {
+        const { criteria } = get();
+        if (!criteria || value.trim() === '') return;
+        await run({ ...criteria, [criterion]: value }, true);
+      },
+      readSavLog: async (savId) => {
+        set({ savLog: { savId, entries: null, error: null } });
+        const reply = await settle(api.getSavLog({ savId, limit: 100 }));
+        if (get().savLog?.savId !== savId) return;
+        set({
+          savLog: reply.ok
+            ? { savId, entries: reply.value.data, error: null }
+            : { savId, entries: null, error: reply.error },
+        });
+      },
+      closeSavLog: () => set({ savLog: null }),
+      reset: () => {
+        generation++;
+        set({ phase: 'idle', criteria: null, confirming: false, ...cleared });
+      },
+    };
+  });
+}

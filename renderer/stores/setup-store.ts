@@ -1,0 +1,115 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { KioskApi } from '../../shared/ipc/contract.ts';
+import type { IpcError } from '../../shared/ipc/errors.ts';
+import type { KioskSettings, SettingsReply, TestConnectionReply } from '../../shared/ipc/status.ts';
+import { settle } from './call.ts';
+
+export type SetupSaved = 'settings' | 'credentials' | null;
+
+export interface SetupState {
+  readonly settings: SettingsReply | null;
+  readonly settingsError: IpcError | null;
+  /** The PIN as typed on the keypad. */
+  readonly pinEntry: string;
+  readonly checkingPin: boolean;
+  /** Wrong PIN, locked out, no PIN configured... */
+  readonly pinError: IpcError | 'invalid' | null;
+  /**
+   * The PIN that unlocked the screen, kept in memory only while it is open: every protected
+   * message carries it and main checks it again (the renderer's unlock is a courtesy, not a gate).
+   */
+  readonly unlockedWith: string | null;
+  readonly saving: boolean;
+  readonly saved: SetupSaved;
+  readonly saveError: IpcError | null;
+  readonly testing: boolean;
+  readonly test: TestConnectionReply | null;
+  readonly testError: IpcError | null;
+  load(): Promise<void>;
+  setPinEntry(pin: string): void;
+  unlock(): Promise<void>;
+  lock(): void;
+  update(changes: Partial<KioskSettings>): Promise<boolean>;
+  /** Write-only: nothing ever reads them back. */
+  setCredentials(email: string, password: string): Promise<boolean>;
+  testConnection(): Promise<void>;
+}
+
+export type SetupStore = StoreApi<SetupState>;
+
+export function createSetupStore(api: KioskApi): SetupStore {
+  return createStore<SetupState>()((set, get) => ({
+    settings: null,
+    settingsError: null,
+    pinEntry: '',
+    checkingPin: false,
+    pinError: null,
+    unlockedWith: null,
+    saving: false,
+    saved: null,
+    saveError: null,
+    testing: false,
+    test: null,
+    testError: null,
+    load: async () => {
+      const reply = await settle(api.getSettings());
+      if (reply.ok) set({ settings: reply.value, settingsError: null });
+      else set({ settingsError: reply.error });
+    },
+    setPinEntry: (pinEntry) => set({ pinEntry, pinError: null }),
+    unlock: async () => {
+      const pin = get().pinEntry;
+      if (pin.length < 4 || get().checkingPin) return;
+      set({ checkingPin: true, pinError: null });
+      const reply = await settle(api.checkAdminPin({ pin }));
+      if (!reply.ok) set({ checkingPin: false, pinEntry: '', pinError: reply.error });
+      else if (!reply.value.valid) set({ checkingPin: false, pinEntry: '', pinError: 'invalid' });
+      else set({ checkingPin: false, pinEntry: '', unlockedWith: pin, saved: null, test: null });
+    },
+    lock: () =>
+      set({
+        unlockedWith: null,
+        pinEntry: '',
+        pinError: null,
+        saved: null,
+        saveError: null,
+        test: null,
+        testError: null,
+      }),
+    update: async (changes) => {
+      const adminPin = get().unlockedWith;
+      if (adminPin === null) return false;
+      set({ saving: true, saved: null, saveError: null });
+      const reply = await settle(api.updateSettings({ adminPin, changes }));
+      if (reply.ok) {
+        set({ saving: false, saved: 'settings', settings: reply.value });
+        return true;
+      }
+      set({ saving: false, saveError: reply.error });
+      return false;
+    },
+    setCredentials: async (email, password) => {
+      const adminPin = get().unlockedWith;
+      if (adminPin === null) return false;
+      set({ saving: true, saved: null, saveError: null });
+      const reply = await settle(api.setCredentials({ adminPin, email, password }));
+      if (reply.ok) {
+        const { settings } = get();
+        set({
+          saving: false,
+          saved: 'credentials',
+          settings: settings ? { ...settings, credentials: reply.value.credentials } : settings,
+        });
+        return true;
+      }
+      set({ saving: false, saveError: reply.error });
+      return false;
+    },
+    testConnection: async () => {
+      set({ testing: true, test: null, testError: null });
+      const reply = await settle(api.testConnection());
+      if (reply.ok) set({ testing: false, test: reply.value });
+      else set({ testing: false, testError: reply.error });
+    },
+  }));
+}

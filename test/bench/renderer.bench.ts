@@ -1,0 +1,242 @@
+import { rmSync } from 'node:fs';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser } from '@playwright/test';
+import { build, preview } from 'vite';
+import { startKiosk } from '../e2e/support/kiosk-host.ts';
+import type { Benchmark, Measurement } from './benchmark.ts';
+
+/**
+ * The kiosk UI as staff meet it: how much the renderer weighs on the wire, how long from
+ * navigation until the first screen can be used (against an empty page in the same browser),
+ * and whether a 5,000-row result list scrolls without dropping frames (against the same page
+ * standing still).
+ */
+
+const configFile = fileURLToPath(new URL('../../vite.config.ts', import.meta.url));
+const ROUNDS = 5;
+
+let built: Promise<string> | undefined;
+/** One production build for every renderer benchmark, in its own folder (dist/ is the tests'). */
+function productionBuild(): Promise<string> {
+  built ??= (async () => {
+    const outDir = await mkdtemp(join(tmpdir(), 'kiosk-bench-renderer-'));
+    await build({ configFile, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+    // Synchronous: nothing asynchronous runs once the process is exiting.
+    process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
+    return outDir;
+  })();
+  return built;
+}
+
+async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+const percentile = (values: readonly number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+
+async function bundleSize(): Promise<Measurement> {
+  const outDir = await productionBuild();
+  let bytes = 0;
+  const files = await readdir(outDir, { recursive: true, withFileTypes: true });
+  for (const file of files) {
+    if (!file.isFile() || !/\.(js|css|html)$/.test(file.name)) continue;
+    bytes += gzipSync(await readFile(join(file.parentPath, file.name)), { level: 9 }).length;
+  }
+  return { value: bytes };
+}
+
+async function firstUsableScreen(): Promise<Measurement> {
+  const rendererDir = await productionBuild();
+  const kiosk = await startKiosk({ rendererDir });
+  const empty = createServer((_request, response) => {
+    response.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+    });
+    response.end('<!doctype html><html lang="en"><title>empty</title><p>empty</p></html>');
+  });
+  await new Promise<void>((resolve) => empty.listen(0, '127.0.0.1', resolve));
+  const emptyUrl = `http://127.0.0.1:${(empty.address() as AddressInfo).port}/`;
+  const browser = await launch();
+  try {
+    const time = async (url: string, usable: string): Promise<number> => {
+      const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+      const page = await context.newPage();
+      const started = performance.now();
+      await page.goto(url);
+      await page.locator(usable).first().waitFor({ state: 'visible' });
+      const elapsed = performance.now() - started;
+      await context.close();
+      return elapsed;
+    };
+    // The kiosk is usable when its first product row can be tapped: main answered, data shown.
+    const kioskTimes: number[] = [];
+    const emptyTimes: number[] = [];
+    await time(kiosk.url, '.product-row');
+    await time(emptyUrl, 'p');
+    for (let round = 0; round < ROUNDS; round++) {
+      kioskTimes.push(await time(kiosk.url, '.product-row'));
+      emptyTimes.push(await time(emptyUrl, 'p'));
+    }
+    return { value: median(kioskTimes), baseline: median(emptyTimes) };
+  } finally {
+    await browser.close();
+    await new Promise((resolve) => empty.close(resolve));
+    await kiosk.close();
+  }
+}
+
+/**
+ * Stands in for the preload: the renderer takes `window.kiosk` when it exists. Only the product
+ * search answers (5,000 hits at once); everything else is refused, which the screens show as
+ * errors without slowing the list.
+ */
+const fakeKioskScript = `(() => {
+  const hits = Array.from({ length: 5000 }, (_, i) => ({
+    uuid: 'prod_' + i, name: 'Lave-linge hublot ' + i + ' kg', reference: 'LL-' + i,
+    ean: String(3760000000000 + i), category: null, displayedOnline: true,
+    priceRange: { minInclTax: 199 + (i % 300), maxInclTax: 249 + (i % 300), currency: 'EUR' },
+    promotionPriceRange: i % 7 === 0 ? { minInclTax: 149, maxInclTax: 149, currency: 'EUR' } : null,
+    availableItemsCount: i % 5, stock: { available: i % 5 > 0, totalQuantity: i % 5 },
+    mainImage: null, shopItems: null,
+  }));
+  const replies = {
+    searchProducts: (r) => ({ source: 'mirror', asOf: new Date().toISOString(), hits: (r.offset || 0) === 0 ? hits : [] }),
+  };
+  window.kiosk = new Proxy({}, {
+    get: (_, name) => {
+      if (typeof name !== 'string' || name === 'then') return undefined;
+      if (/^on[A-Z]/.test(name)) return () => () => {};
+      return async (request) => name in replies
+        ? { ok: true, value: replies[name](request || {}) }
+        : { ok: false, error: { code: 'BENCH_NOT_PROVIDED', message: name } };
+    },
+  });
+})();`;
+
+/** What the in-page measurement uses (this project has no DOM types; the page has them). */
+interface ScrollingList {
+  scrollTop: number;
+  querySelectorAll(selector: string): { readonly length: number };
+}
+interface AnimationFrames {
+  requestAnimationFrame(callback: (time: number) => void): number;
+}
+
+interface ScrollFrames {
+  readonly idle: number[];
+  readonly scrolling: number[];
+  readonly rows: number;
+}
+
+let scrollRun: Promise<ScrollFrames> | undefined;
+/** One run feeds both scroll figures: the frame intervals standing still, then scrolling. */
+function scrollFrames(): Promise<ScrollFrames> {
+  scrollRun ??= (async () => {
+    const outDir = await productionBuild();
+    const server = await preview({
+      configFile,
+      logLevel: 'silent',
+      build: { outDir },
+      preview: { host: '127.0.0.1', port: 0 },
+    });
+    const browser = await launch();
+    try {
+      const url = server.resolvedUrls?.local[0];
+      if (!url) throw new Error('vite preview did not report its URL');
+      const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+      await page.addInitScript(fakeKioskScript);
+      await page.goto(url);
+      await page.getByText('Products shown: 5,000 (more below)').waitFor();
+      return await page.locator('.virtual-list').evaluate(async (element) => {
+        const list = element as unknown as ScrollingList;
+        const { requestAnimationFrame } = globalThis as unknown as AnimationFrames;
+        const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+        const frames = 180;
+        // A fast fling: about 15 rows a frame, 2,700 rows in three seconds.
+        const step = 1_560;
+        const idle: number[] = [];
+        const scrolling: number[] = [];
+        let last = await frame();
+        for (let i = 0; i < frames; i++) {
+          const now = await frame();
+          idle.push(now - last);
+          last = now;
+        }
+        last = await frame();
+        for (let i = 0; i < frames; i++) {
+          list.scrollTop += step;
+          const now = await frame();
+          scrolling.push(now - last);
+          last = now;
+        }
+        return { idle, scrolling, rows: list.querySelectorAll('li').length };
+      });
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  })();
+  return scrollRun;
+}
+
+/** Frames the display would have shown but the page did not draw, against the idle cadence. */
+async function framesDropped(): Promise<Measurement> {
+  const { idle, scrolling, rows } = await scrollFrames();
+  if (rows > 60) throw new Error(`${rows} rows in the DOM: the list is not windowed`);
+  const interval = median(idle);
+  const dropped = scrolling.reduce(
+    (sum, delta) => sum + Math.max(0, Math.round(delta / interval) - 1),
+    0,
+  );
+  return { value: dropped };
+}
+
+async function frameIntervalP95(): Promise<Measurement> {
+  const { idle, scrolling } = await scrollFrames();
+  return { value: percentile(scrolling, 95), baseline: percentile(idle, 95) };
+}
+
+const benchmarks: Benchmark[] = [
+  { name: 'renderer: production bundle (gzip, js+css+html)', unit: 'bytes', run: bundleSize },
+  {
+    name: 'renderer: navigation to first usable screen in Chromium (baseline: an empty page)',
+    unit: 'ms',
+    run: firstUsableScreen,
+  },
+  {
+    name: 'renderer: frames dropped scrolling 180 frames of a 5,000-row list',
+    unit: 'frames',
+    run: framesDropped,
+  },
+  {
+    name: 'renderer: p95 frame interval scrolling a 5,000-row list (baseline: standing still)',
+    unit: 'ms',
+    run: frameIntervalP95,
+  },
+];
+
+export default benchmarks;

@@ -1,0 +1,81 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startBrowserHost } from '../../../electron/host/browser-host.ts';
+import { fixedCredentials } from '../../../electron/kiosk/credential-store.ts';
+import { createKioskServices, type KioskServices } from '../../../electron/kiosk/kiosk-services.ts';
+import { startSandbox } from '../../../sandbox/index.ts';
+
+export const RENDERER_DIR = fileURLToPath(new URL('../../../dist/renderer/', import.meta.url));
+export const ADMIN_PIN = '1234';
+
+export interface KioskOptions {
+  /** The sandbox account the kiosk logs in with (default: every scope). */
+  readonly account?: string;
+  readonly shopId?: string;
+  /** A private CUPS scheduler and the queue to print to. */
+  readonly printing?: { readonly cupsServer: string; readonly printer: string };
+  /** Another build of the renderer (the benchmarks build their own). */
+  readonly rendererDir?: string;
+}
+
+export interface RunningKiosk {
+  /** What to open in the browser: the host's page with its token. */
+  readonly url: string;
+  /** The sandbox, for its control surface (`/__sandbox/...`). */
+  readonly sandboxUrl: string;
+  readonly services: KioskServices;
+  close(): Promise<void>;
+}
+
+/**
+ * The kiosk as `npm start` runs it without Electron, in this process: the sandbox (with its
+ * control surface, for faults and the ledger), the real kiosk services on a temporary data
+ * directory, and the loopback browser host serving the built renderer.
+ */
+export async function startKiosk(options: KioskOptions = {}): Promise<RunningKiosk> {
+  const sandbox = await startSandbox({ port: 0, control: true });
+  const email = options.account ?? 'kiosk-all@sandbox.test';
+  const account = sandbox.accounts.find((candidate) => candidate.email === email);
+  if (!account) throw new Error(`the sandbox has no account ${email}`);
+  const dataDir = await mkdtemp(join(tmpdir(), 'kiosk-e2e-'));
+  const services = await createKioskServices({
+    dataDir,
+    api: { baseUrl: sandbox.baseUrl, demo: true },
+    credentials: fixedCredentials(account, 'sandbox'),
+    host: 'browser',
+    adminPin: ADMIN_PIN,
+    ...(options.shopId ? { shopId: options.shopId } : {}),
+    ...(options.printing
+      ? {
+          printing: {
+            backend: 'cups',
+            cupsServer: options.printing.cupsServer,
+            printer: options.printing.printer,
+          },
+        }
+      : {}),
+    // No periodic health probe: the sandbox's faults never touch /health, so a probe would call
+    // the service back online while every operation is dropped. Connectivity then follows the
+    // operations, and staff's "Check connection" (a probe) brings it back.
+    connectivityProbeMs: 0,
+  });
+  const host = await startBrowserHost({
+    services,
+    rendererDir: options.rendererDir ?? RENDERER_DIR,
+    port: 0,
+  });
+  services.start();
+  return {
+    url: host.url,
+    sandboxUrl: sandbox.baseUrl,
+    services,
+    async close() {
+      await host.close();
+      await services.close();
+      await sandbox.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { act, cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, expect, test, vi } from 'vitest';
+import { AvailabilityScreen } from '../../../renderer/screens/AvailabilityScreen.tsx';
+import { createFormatters } from '../../../renderer/i18n/formatters.ts';
+import { SEARCH_DEBOUNCE_MS } from '../../../renderer/stores/availability-store.ts';
+import { NOW, hit, settings } from '../support/fixtures.ts';
+import { ok } from '../support/fake-kiosk.ts';
+import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
+
+let rendered: RenderedKiosk | undefined;
+afterEach(() => {
+  rendered?.stop();
+  cleanup();
+  vi.useRealTimers();
+});
+
+test('the shop picker starts on the kiosk’s shop, and searching follows the typing', async () => {
+  rendered = await renderKiosk(<AvailabilityScreen />, {
+    handlers: {
+      getSettings: () =>
+        ok({
+          settings: { ...settings, shopId: 'shop_paris' },
+          adminPinConfigured: true,
+          credentials: { configured: true, backend: null, writable: false, problem: null },
+        }),
+    },
+  });
+  const picker = await screen.findByRole('combobox', { name: 'Shop' });
+  expect((picker as HTMLSelectElement).value).toBe('shop_paris');
+  expect(rendered.kiosk.callsOf('searchProducts')[0]).toEqual({
+    text: '',
+    shopId: 'shop_paris',
+    limit: 100,
+    offset: 0,
+  });
+
+  const user = userEvent.setup();
+  await user.type(screen.getByRole('searchbox', { name: 'Search products' }), 'lave');
+  // One search after the typing pauses, not one per key.
+  await act(() => new Promise((resolve) => setTimeout(resolve, SEARCH_DEBOUNCE_MS + 50)));
+  expect(rendered.kiosk.callsOf('searchProducts').map((r) => r.text)).toEqual(['', 'lave']);
+
+  await user.selectOptions(picker, 'shop_lyon');
+  expect(rendered.kiosk.callsOf('searchProducts').at(-1)).toEqual({
+    text: 'lave',
+    shopId: 'shop_lyon',
+    limit: 100,
+    offset: 0,
+  });
+});
+
+test('results say where the answer comes from; the detail shows every status badge by shop', async () => {
+  rendered = await renderKiosk(<AvailabilityScreen />);
+  expect((await screen.findByTestId('results-status')).textContent).toBe('Products found: 2');
+  expect(screen.getAllByTestId('answer-source')[0]?.textContent).toBe(
+    `From the local catalogue, as of ${createFormatters('en').dateTime(NOW)}`,
+  );
+
+  const user = userEvent.setup();
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Shop' }), 'shop_lyon');
+  await user.click(await screen.findByRole('button', { name: /Lave-linge 1/ }));
+
+  const detail = await screen.findByRole('article');
+  expect(within(detail).getByRole('heading', { level: 2 }).textContent).toBe('Lave-linge 1');
+  // The chosen shop comes first and says so.
+  const groups = within(detail).getAllByTestId('shop-group');
+  expect(groups[0]?.getAttribute('aria-label')).toBe('Lyon Part-Dieu');
+  expect(groups[0]?.textContent).toContain('This shop');
+  const badges = [...detail.querySelectorAll('[data-status]')].map((b) => b.textContent?.trim());
+  expect(badges.sort()).toEqual(
+    [
+      '✓ Available',
+      '∅ Out of stock',
+      '✕ Sold',
+      '⏸ Reserved',
+      '⊘ Withdrawn',
+      '⚠ Not for sale',
+    ].sort(),
+  );
+  // Prices as the service gave them: the base price and the promotion price.
+  expect(detail.textContent).toContain('Promotion €149.99');
+  expect(detail.textContent).toContain('€199.99');
+  expect(detail.textContent).toContain('Reason: recall');
+  expect(within(detail).getByTestId('answer-source').dataset['source']).toBe('mirror');
+});
+
+test('a long result list loads its next page when scrolled to the end', async () => {
+  const page = (offset: number) => Array.from({ length: 100 }, (_, i) => hit(offset + i));
+  rendered = await renderKiosk(<AvailabilityScreen />, {
+    handlers: {
+      searchProducts: (r) =>
+        ok({ source: 'live', asOf: NOW, hits: (r.offset ?? 0) < 300 ? page(r.offset ?? 0) : [] }),
+    },
+  });
+  await screen.findByText('Products shown: 100 (more below)');
+  const list = screen.getByRole('region', { name: 'Products found' });
+  // Only a window of the rows is in the DOM.
+  expect(within(list).getAllByRole('listitem').length).toBeLessThan(30);
+  await act(async () => {
+    list.scrollTop = 99 * 104;
+    list.dispatchEvent(new Event('scroll'));
+  });
+  await screen.findByText('Products shown: 200 (more below)');
+  expect(rendered.kiosk.callsOf('searchProducts').map((r) => r.offset)).toEqual([0, 100]);
+});

@@ -1,0 +1,101 @@
+import { act, cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, expect, test } from 'vitest';
+import { DocumentsScreen } from '../../../renderer/screens/DocumentsScreen.tsx';
+import { PNG_1PX, printJob } from '../support/fixtures.ts';
+import { ok } from '../support/fake-kiosk.ts';
+import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
+
+let rendered: RenderedKiosk | undefined;
+afterEach(() => {
+  rendered?.stop();
+  cleanup();
+});
+
+test('preview, printer choice, copies, print, and the job’s progress to its result', async () => {
+  rendered = await renderKiosk(<DocumentsScreen />);
+  await act(() =>
+    rendered!.stores.documents
+      .getState()
+      .open({ kind: 'invoice', reference: 'sale_1', number: 'V-1' }),
+  );
+
+  expect(screen.getByTestId('document-heading').textContent).toBe('Invoice F-2026-0001');
+  const preview = screen.getByRole('img', { name: 'First page of Invoice F-2026-0001' });
+  expect(preview.getAttribute('src')).toBe(`data:image/png;base64,${PNG_1PX}`);
+
+  const user = userEvent.setup();
+  const printer = screen.getByRole('combobox', { name: 'Printer' });
+  expect(
+    within(printer)
+      .getAllByRole('option')
+      .map((o) => o.textContent),
+  ).toEqual(['Kiosk default (kiosk-pdf)', 'kiosk-pdf: ready', 'back-office: stopped']);
+  await user.selectOptions(printer, 'kiosk-pdf');
+  await user.click(screen.getByRole('button', { name: 'One copy more' }));
+  await user.click(screen.getByRole('button', { name: 'Print' }));
+  expect(rendered.kiosk.callsOf('printInvoice')).toEqual([
+    { saleId: 'sale_1', printer: 'kiosk-pdf', copies: 2 },
+  ]);
+
+  const job = await screen.findByTestId('print-job');
+  expect(job.dataset['state']).toBe('queued');
+  expect(within(job).getByRole('button', { name: 'Cancel printing' })).toBeTruthy();
+
+  await act(async () => {
+    rendered?.kiosk.emit(
+      'printJobChanged',
+      printJob({ state: 'printing', updatedAt: '2026-03-14T10:00:01.000Z' }),
+    );
+  });
+  expect(screen.getByTestId('print-job').dataset['state']).toBe('printing');
+  await act(async () => {
+    rendered?.kiosk.emit(
+      'printJobChanged',
+      printJob({ state: 'completed', updatedAt: '2026-03-14T10:00:02.000Z' }),
+    );
+  });
+  const done = screen.getByTestId('print-job');
+  expect(done.dataset['state']).toBe('completed');
+  expect(within(done).getByRole('status').textContent).toBe('Printed · on kiosk-pdf');
+  expect(within(done).queryByRole('button', { name: 'Cancel printing' })).toBeNull();
+});
+
+test('a print problem is said in plain words', async () => {
+  rendered = await renderKiosk(<DocumentsScreen />, {
+    handlers: {
+      previewDocument: (r) =>
+        ok({
+          kind: r.kind,
+          reference: r.reference,
+          documentNumber: 'SAV-12',
+          pdfBase64: 'JVBERi0=',
+          firstPagePngBase64: null,
+          pngUnavailable: 'pdftoppm missing',
+        }),
+    },
+  });
+  await act(() =>
+    rendered!.stores.documents
+      .getState()
+      .open({ kind: 'sav-slip', reference: 'sav_1', number: 'SAV-12' }),
+  );
+  expect(screen.getByTestId('preview-unavailable').textContent).toContain(
+    'No preview image on this kiosk',
+  );
+  const user = userEvent.setup();
+  await user.click(screen.getByRole('button', { name: 'Print' }));
+  expect(rendered.kiosk.callsOf('printSavSlip')).toEqual([{ savId: 'sav_1', copies: 1 }]);
+  await act(async () => {
+    rendered?.kiosk.emit(
+      'printJobChanged',
+      printJob({
+        kind: 'sav-slip',
+        state: 'failed',
+        problem: { code: 'out_of_paper', message: 'media-empty' },
+        updatedAt: '2026-03-14T10:00:05.000Z',
+      }),
+    );
+  });
+  expect(screen.getByTestId('print-job').textContent).toContain('The printer is out of paper.');
+});

@@ -1,0 +1,185 @@
+import { act, cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, expect, test } from 'vitest';
+import { GiftCardScreen } from '../../../renderer/screens/GiftCardScreen.tsx';
+import { debit, giftCard, outboxSummary } from '../support/fixtures.ts';
+import { fail, ok } from '../support/fake-kiosk.ts';
+import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
+
+let rendered: RenderedKiosk | undefined;
+afterEach(() => {
+  rendered?.stop();
+  cleanup();
+});
+
+/** Finds the card, types the amount on the on-screen keypad, presses Debit. */
+async function debitWithKeypad(keys: string[]) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('Card number (type or scan)'), giftCard.id);
+  await user.click(screen.getByRole('button', { name: 'Find card' }));
+  await screen.findByTestId('gift-card');
+  const keypad = screen.getByRole('group', { name: 'Numeric keypad' });
+  for (const key of keys) await user.click(within(keypad).getByRole('button', { name: key }));
+  return user;
+}
+
+test('the card shows its masked number and the balance the service computed', async () => {
+  rendered = await renderKiosk(<GiftCardScreen />);
+  await debitWithKeypad([]);
+  const card = screen.getByTestId('gift-card');
+  expect(within(card).getByRole('heading').textContent).toBe('Card **** **** **** 4821');
+  expect(screen.getByTestId('gift-card-balance').textContent).toBe('€114.50');
+});
+
+test('applied: the new balance, and the card read again from the service', async () => {
+  let reads = 0;
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: { getGiftCard: () => ok({ ...giftCard, balance: reads++ === 0 ? 114.5 : 94.5 }) },
+  });
+  const user = await debitWithKeypad(['2', '0']);
+  expect(screen.getByLabelText('Amount to debit')).toHaveProperty('value', '20');
+  await user.click(screen.getByRole('button', { name: 'Debit €20.00' }));
+
+  const outcome = await screen.findByTestId('debit-outcome');
+  expect(outcome.dataset['outcome']).toBe('applied');
+  expect(outcome.textContent).toContain('Debit of €20.00 applied.');
+  expect(outcome.textContent).toContain('New balance: €94.50');
+  await screen.findByText('€94.50', { selector: '[data-testid="gift-card-balance"]' });
+  expect(rendered.kiosk.callsOf('debitGiftCard')).toEqual([
+    { giftCardId: giftCard.id, amount: 20, policy: 'prefer_online', waitMs: 8000 },
+  ]);
+});
+
+test('refused: the service’s reason, and nothing taken', async () => {
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: {
+      debitGiftCard: (request) =>
+        ok({
+          debit: debit({
+            amount: request.amount,
+            state: 'refused',
+            lastError: { code: 'INSUFFICIENT_BALANCE', message: 'CONFLICT: balance 4.50 < 20.00' },
+          }),
+          delivery: 'send-now',
+          connectivity: 'online',
+          settled: true,
+        }),
+    },
+  });
+  const user = await debitWithKeypad(['2', '0']);
+  await user.click(screen.getByRole('button', { name: 'Debit €20.00' }));
+  const outcome = await screen.findByTestId('debit-outcome');
+  expect(outcome.dataset['outcome']).toBe('refused');
+  expect(screen.getByTestId('refusal-reason').textContent).toBe(
+    'The card’s balance is too low for this amount.',
+  );
+  expect(outcome.textContent).toContain('Nothing was taken from the card.');
+});
+
+test('stored offline: the warning and the limits, then applied when main says so', async () => {
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: {
+      debitGiftCard: (request) =>
+        ok({
+          debit: debit({ id: 7, amount: request.amount, acceptedOffline: true }),
+          delivery: 'stored-offline',
+          connectivity: 'offline',
+          settled: false,
+        }),
+      getOutboxSummary: () => ok({ ...outboxSummary, pendingCount: 1, pendingAmount: 12.5 }),
+    },
+  });
+  const user = await debitWithKeypad(['1', '2', 'Decimal separator', '5']);
+  await user.click(screen.getByRole('button', { name: 'Debit €12.50' }));
+
+  const outcome = await screen.findByTestId('debit-outcome');
+  expect(outcome.dataset['outcome']).toBe('storedOffline');
+  expect(outcome.textContent).toContain('Debit of €12.50 stored offline.');
+  const limits = within(outcome).getByTestId('offline-limits');
+  expect(limits.textContent).toContain('At most €150.00 per debit while offline');
+  expect(limits.textContent).toContain('Waiting: €12.50 of at most €1,000.00');
+
+  await act(async () => {
+    rendered?.kiosk.emit('outboxChanged', {
+      type: 'state-changed',
+      debit: debit({
+        id: 7,
+        amount: 12.5,
+        acceptedOffline: true,
+        state: 'applied',
+        newBalance: 102,
+        updatedAt: '2026-03-14T10:05:00.000Z',
+      }),
+      from: 'sending',
+      to: 'applied',
+      reason: 'APPLIED',
+    });
+  });
+  expect(screen.getByTestId('debit-outcome').dataset['outcome']).toBe('applied');
+  expect(screen.getByTestId('debit-outcome').textContent).toContain('New balance: €102.00');
+});
+
+test('a debit over the offline limits is refused by the kiosk in plain words', async () => {
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: {
+      debitGiftCard: () =>
+        fail({
+          code: 'OUTBOX_LIMIT_EXCEEDED',
+          message: 'maxOfflineDebitAmount is 150.00 EUR',
+          details: {
+            breach: {
+              limit: 'maxOfflineDebitAmount',
+              allowed: 150,
+              wouldBe: 200,
+              excess: 50,
+              unit: 'EUR',
+            },
+          },
+        }),
+    },
+  });
+  const user = await debitWithKeypad(['2', '0', '0']);
+  await user.click(screen.getByRole('button', { name: 'Debit €200.00' }));
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toContain('over the kiosk’s offline limits');
+  expect(alert.textContent).toContain('€150.00');
+});
+
+test('pending list: states, send now, cancel only for a debit never sent', async () => {
+  const neverSent = debit({ id: 1, amount: 10, acceptedOffline: true });
+  const tried = debit({
+    id: 2,
+    amount: 15,
+    attempts: 2,
+    lastError: { code: 'NETWORK_ERROR', message: 'reset' },
+  });
+  const refused = debit({
+    id: 3,
+    amount: 30,
+    state: 'refused',
+    lastError: { code: 'GIFT_CARD_EXPIRED', message: '' },
+  });
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: {
+      listDebits: (request) =>
+        ok({ debits: request.view === 'open' ? [neverSent, tried] : [refused] }),
+    },
+  });
+  const list = await screen.findByTestId('pending-debits');
+  const rows = await within(list).findAllByTestId('pending-debit');
+  expect(rows.map((row) => row.dataset['state'])).toEqual(['refused', 'pending', 'pending']);
+  expect(rows[0]?.textContent).toContain('The card has expired.');
+  expect(
+    within(list)
+      .getAllByRole('button', { name: /^Cancel the debit/ })
+      .map((b) => b.getAttribute('aria-label')),
+  ).toEqual(['Cancel the debit of €10.00']);
+
+  const user = userEvent.setup();
+  await user.click(within(list).getByRole('button', { name: 'Send now' }));
+  await user.click(within(list).getByRole('button', { name: 'Cancel the debit of €10.00' }));
+  await user.click(within(list).getByRole('button', { name: 'Seen: debit of €30.00' }));
+  expect(rendered.kiosk.callsOf('sendOutboxNow')).toHaveLength(1);
+  expect(rendered.kiosk.callsOf('cancelDebit')).toEqual([{ debitId: 1 }]);
+  expect(rendered.kiosk.callsOf('acknowledgeDebit')).toEqual([{ debitId: 3 }]);
+});

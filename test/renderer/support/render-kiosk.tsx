@@ -1,0 +1,35 @@
+import { act, render, type RenderResult } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import type { Locale } from '../../../renderer/i18n/locale.ts';
+import {
+  createKioskStores,
+  startKioskStores,
+  type KioskStores,
+} from '../../../renderer/stores/kiosk-stores.ts';
+import { StoresProvider } from '../../../renderer/stores/stores-context.tsx';
+import { fakeKiosk, type FakeKiosk, type Handlers } from './fake-kiosk.ts';
+
+export interface RenderedKiosk extends RenderResult {
+  readonly kiosk: FakeKiosk;
+  readonly stores: KioskStores;
+  readonly stop: () => void;
+}
+
+/**
+ * Renders a screen (or the whole app) over the real stores and an in-test kiosk surface, the
+ * stores started as the app starts them (events wired, first state read).
+ */
+export async function renderKiosk(
+  ui: ReactElement,
+  { handlers = {}, locale = 'en' }: { readonly handlers?: Handlers; readonly locale?: Locale } = {},
+): Promise<RenderedKiosk> {
+  const kiosk = fakeKiosk(handlers);
+  const stores = createKioskStores(kiosk.api, locale);
+  let stop = () => {};
+  let result: RenderResult | undefined;
+  await act(async () => {
+    stop = startKioskStores(kiosk.api, stores);
+    result = render(<StoresProvider stores={stores}>{ui}</StoresProvider>);
+  });
+  return { ...(result as RenderResult), kiosk, stores, stop };
+}
