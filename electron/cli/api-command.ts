@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { AuthRequest } from '../../shared/api/auth.ts';
+import { CliCredentialsError, loadCliCredentials } from '../credentials/cli-credentials.ts';
 import type { Operation } from '../../shared/api/operation.ts';
 import { type OperationName, operationList, operations } from '../../shared/api/operations.ts';
 import { type CommerceApiClient, createApiClient } from '../api/client.ts';
@@ -103,42 +103,13 @@ function isOperationName(name: string): name is OperationName {
 }
 
 async function loadCredentials(args: ApiCommandArgs, io: CliIo): Promise<Credentials> {
-  let candidate: unknown;
-  if (args.credentialsFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(args.credentialsFile, 'utf8');
-    } catch (error) {
-      const reason = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
-      throw new UsageError(
-        'CONFIG',
-        `cannot read the credentials file ${args.credentialsFile} (${reason})`,
-      );
-    }
-    try {
-      candidate = JSON.parse(text);
-    } catch {
-      throw new UsageError('CONFIG', `the credentials file ${args.credentialsFile} is not JSON`);
-    }
-  } else if (
-    io.env['KIOSK_API_EMAIL'] !== undefined ||
-    io.env['KIOSK_API_PASSWORD'] !== undefined
-  ) {
-    candidate = { email: io.env['KIOSK_API_EMAIL'], password: io.env['KIOSK_API_PASSWORD'] };
-  } else {
-    throw new UsageError(
-      'CONFIG',
-      'no credentials: pass --credentials <file> or set KIOSK_API_EMAIL and KIOSK_API_PASSWORD',
-    );
+  try {
+    const loaded = await loadCliCredentials({ credentialsFile: args.credentialsFile, env: io.env });
+    return loaded.credentials;
+  } catch (error) {
+    if (error instanceof CliCredentialsError) throw new UsageError('CONFIG', error.message);
+    throw error;
   }
-  const parsed = AuthRequest.safeParse(candidate);
-  if (!parsed.success) {
-    throw new UsageError(
-      'CONFIG',
-      'the credentials must be exactly {"email": "...", "password": "..."}, both non-empty',
-    );
-  }
-  return parsed.data;
 }
 
 interface OperationInputParts {

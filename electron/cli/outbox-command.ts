@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { CliCredentialsError, loadCliCredentials } from '../credentials/cli-credentials.ts';
 import { parseArgs } from 'node:util';
-import { AuthRequest } from '../../shared/api/auth.ts';
 import type { Clock } from '../api/clock.ts';
 import { type CommerceApiClient, createApiClient } from '../api/client.ts';
 import { isCommerceApiError } from '../api/errors.ts';
@@ -404,47 +403,16 @@ function parsePolicy(text: string | undefined): 'prefer_online' | 'require_onlin
 }
 
 async function loadCredentials(settings: ConnectSettings): Promise<Credentials> {
-  let candidate: unknown;
-  if (settings.credentialsFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(settings.credentialsFile, 'utf8');
-    } catch {
-      throw new CommandError(
-        'CONFIG',
-        `cannot read the credentials file ${settings.credentialsFile}`,
-      );
-    }
-    try {
-      candidate = JSON.parse(text);
-    } catch {
-      throw new CommandError(
-        'CONFIG',
-        `the credentials file ${settings.credentialsFile} is not JSON`,
-      );
-    }
-  } else if (
-    settings.env['KIOSK_API_EMAIL'] !== undefined ||
-    settings.env['KIOSK_API_PASSWORD'] !== undefined
-  ) {
-    candidate = {
-      email: settings.env['KIOSK_API_EMAIL'],
-      password: settings.env['KIOSK_API_PASSWORD'],
-    };
-  } else {
-    throw new CommandError(
-      'CONFIG',
-      'no credentials: pass --credentials <file> or set KIOSK_API_EMAIL and KIOSK_API_PASSWORD',
-    );
+  try {
+    const loaded = await loadCliCredentials({
+      credentialsFile: settings.credentialsFile,
+      env: settings.env,
+    });
+    return loaded.credentials;
+  } catch (error) {
+    if (error instanceof CliCredentialsError) throw new CommandError('CONFIG', error.message);
+    throw error;
   }
-  const parsed = AuthRequest.safeParse(candidate);
-  if (!parsed.success) {
-    throw new CommandError(
-      'CONFIG',
-      'the credentials must be exactly {"email": "...", "password": "..."}, both non-empty',
-    );
-  }
-  return parsed.data;
 }
 
 async function connectWithClient(settings: ConnectSettings): Promise<ApiConnection> {

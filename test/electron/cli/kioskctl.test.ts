@@ -286,7 +286,12 @@ describe('kioskctl api', () => {
         /not valid JSON/,
       ],
       [['api', 'authenticate', '--param', 'email=x'], env, 'USAGE', /takes no input/],
-      [['api', 'ping'], { KIOSK_API_BASE_URL: sandbox.baseUrl }, 'CONFIG', /no credentials/],
+      [
+        ['api', 'ping'],
+        { KIOSK_API_BASE_URL: sandbox.baseUrl, KIOSK_VAULT: 'none' },
+        'CONFIG',
+        /no credentials/,
+      ],
       [
         ['api', 'ping'],
         { KIOSK_API_EMAIL: 'a@b.test', KIOSK_API_PASSWORD: 'x' },
