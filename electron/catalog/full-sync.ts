@@ -1,0 +1,204 @@
+import type { CatalogProductsReply } from '../../shared/api/catalog.ts';
+import { ContractViolation } from '../api/errors.ts';
+import type { CatalogMirror } from './mirror.ts';
+import type { MirrorWriter } from './mirror-writer.ts';
+import type { ProgressTracker } from './progress.ts';
+import { fetchReferentials, referentialKinds, writeReferentials } from './referentials.ts';
+import type { CatalogSource } from './source.ts';
+import type { FullSyncProgressRecord, FullSyncRecord } from './sync-state.ts';
+
+/**
+ * `displayedOnline` is a filter with a default (true): the catalogue route never returns hidden
+ * and visible products together, and the kiosk sells both. A full sync walks both views.
+ */
+export const catalogViews = [true, false] as const;
+
+export interface FullSyncOptions {
+  readonly now: () => number;
+  readonly progress: ProgressTracker;
+  readonly signal?: AbortSignal | undefined;
+  /** Catalogue page size (the spec's maximum, 500, by default). */
+  readonly pageSize?: number;
+  /** An interrupted full sync younger than this continues where it stopped; older ones restart. */
+  readonly resumeWithinMs?: number;
+  /** Called between steps (after each committed page): the sync lease is renewed there. */
+  readonly heartbeat?: () => void;
+  /** The change feed is resumed this long before the sync's first page, to cover clock skew. */
+  readonly cursorOverlapMs?: number;
+}
+
+export interface FullSyncResult extends FullSyncRecord {
+  readonly resumed: boolean;
+}
+
+const DEFAULT_RESUME_WITHIN_MS = 6 * 60 * 60 * 1000;
+const DEFAULT_CURSOR_OVERLAP_MS = 60 * 1000;
+
+/**
+ * Downloads the whole catalogue into the shadow tables, one committed transaction per page (memory
+ * holds at most two pages: the one being written and the next one in flight), then swaps it in.
+ * The live mirror keeps answering meanwhile. Each page's transaction also records how far the walk
+ * got, so a process killed mid-way continues from the next page; the change-feed cursor set by the
+ * swap starts before the first page, so whatever changed during the walk is caught up after.
+ */
+export async function runFullSync(
+  mirror: CatalogMirror,
+  source: CatalogSource,
+  options: FullSyncOptions,
+): Promise<FullSyncResult> {
+  const { now, progress, signal } = options;
+  const pageSize = options.pageSize ?? 500;
+  const callOptions = signal === undefined ? undefined : { signal };
+  const startedAtMs = now();
+
+  // Probing the views first gives the totals for the progress bar, the service-side start time
+  // (the next change-feed `since`), and a 403 before anything is written.
+  progress.phase('referentials');
+  const probes: CatalogProductsReply[] = [];
+  for (const displayedOnline of catalogViews) {
+    probes.push(
+      await source.listCatalogProducts(
+        { query: { page: 1, limit: 1, displayedOnline } },
+        callOptions,
+      ),
+    );
+  }
+  const productsTotal = probes.reduce((sum, probe) => sum + probe.pagination.total, 0);
+  const pagesTotal = probes.reduce(
+    (sum, probe) => sum + Math.max(1, Math.ceil(probe.pagination.total / pageSize)),
+    0,
+  );
+
+  options.heartbeat?.();
+  const previous = resumable(mirror, now(), options.resumeWithinMs ?? DEFAULT_RESUME_WITHIN_MS);
+  const generation = previous?.record.generation ?? (mirror.state.get('generation') ?? 0) + 1;
+  let record: FullSyncProgressRecord = previous?.record ?? {
+    startedAt: new Date(startedAtMs).toISOString(),
+    serverStartedAt: probes[0]!.meta.generatedAt,
+    generation,
+    walk: 0,
+    nextPage: 1,
+    pagesDone: 0,
+    productsDone: 0,
+  };
+  const shadow = previous?.shadow ?? mirror.createShadow(generation);
+
+  const referentials = await fetchReferentials(source, referentialKinds, signal);
+  mirror.transaction(() => {
+    writeReferentials(shadow, referentials);
+    mirror.state.set('fullSyncProgress', record);
+  });
+  options.heartbeat?.();
+
+  progress.phase('products', {
+    pagesDone: record.pagesDone,
+    pagesTotal,
+    productsDone: record.productsDone,
+    productsTotal,
+  });
+
+  for (let walk = record.walk; walk < catalogViews.length; walk += 1) {
+    const displayedOnline = catalogViews[walk]!;
+    const fetchPage = (page: number) =>
+      source.listCatalogProducts(
+        { query: { page, limit: pageSize, displayedOnline } },
+        callOptions,
+      );
+    let page = walk === record.walk ? record.nextPage : 1;
+    let inFlight = fetchPage(page);
+    for (;;) {
+      const reply = await inFlight;
+      if (reply.pagination.page !== page) {
+        throw new ContractViolation({
+          operationId: 'listCatalogProducts',
+          reason: 'pagination',
+          path: 'pagination.page',
+          explanation: `asked for page ${page}, got page ${reply.pagination.page}`,
+        });
+      }
+      const more = reply.pagination.hasNextPage;
+      if (more && reply.data.length === 0) {
+        throw new ContractViolation({
+          operationId: 'listCatalogProducts',
+          reason: 'pagination',
+          path: 'pagination.hasNextPage',
+          explanation: `page ${page} is empty but claims a next page`,
+        });
+      }
+      // The next page travels while this one is written (SQLite work is synchronous).
+      if (more) {
+        inFlight = fetchPage(page + 1);
+        inFlight.catch(() => undefined);
+      }
+      signal?.throwIfAborted();
+      const syncedAt = now();
+      record = {
+        ...record,
+        walk: more ? walk : walk + 1,
+        nextPage: more ? page + 1 : 1,
+        pagesDone: record.pagesDone + 1,
+        productsDone: record.productsDone + reply.data.length,
+      };
+      const committed = record;
+      mirror.transaction(() => {
+        for (const product of reply.data) shadow.upsertProduct(product, syncedAt);
+        mirror.state.set('fullSyncProgress', committed);
+      });
+      progress.totals(Math.max(pagesTotal, record.pagesDone), productsTotal);
+      progress.page(reply.data.length);
+      options.heartbeat?.();
+      if (!more) break;
+      page += 1;
+    }
+  }
+
+  progress.phase('swap', {
+    pagesDone: record.pagesDone,
+    pagesTotal: record.pagesDone,
+    productsDone: record.productsDone,
+    productsTotal,
+  });
+  signal?.throwIfAborted();
+  options.heartbeat?.();
+  const completedAtMs = now();
+  const overlap = options.cursorOverlapMs ?? DEFAULT_CURSOR_OVERLAP_MS;
+  const serverStart = Date.parse(record.serverStartedAt);
+  const result: FullSyncResult = {
+    startedAt: record.startedAt,
+    completedAt: new Date(completedAtMs).toISOString(),
+    serverStartedAt: record.serverStartedAt,
+    products: mirror.size(shadow.tables).products,
+    pages: record.pagesDone,
+    durationMs: completedAtMs - Date.parse(record.startedAt),
+    resumed: previous !== undefined,
+  };
+  mirror.transaction(() => {
+    mirror.swapInShadow();
+    mirror.state.set('generation', generation);
+    mirror.state.set('cursor', new Date(serverStart - overlap).toISOString());
+    mirror.state.set('asOf', record.serverStartedAt);
+    mirror.state.set('lastFullSync', {
+      startedAt: result.startedAt,
+      completedAt: result.completedAt,
+      serverStartedAt: result.serverStartedAt,
+      products: result.products,
+      pages: result.pages,
+      durationMs: result.durationMs,
+    });
+    mirror.state.delete('fullSyncProgress');
+  });
+  return result;
+}
+
+/** The interrupted full sync to continue, if its shadow tables are intact and it is recent. */
+function resumable(
+  mirror: CatalogMirror,
+  nowMs: number,
+  withinMs: number,
+): { record: FullSyncProgressRecord; shadow: MirrorWriter } | undefined {
+  const record = mirror.state.get('fullSyncProgress');
+  if (record === undefined) return undefined;
+  const shadow = mirror.existingShadow();
+  if (shadow === undefined || nowMs - Date.parse(record.startedAt) > withinMs) return undefined;
+  return { record, shadow };
+}

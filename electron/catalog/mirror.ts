@@ -1,0 +1,122 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type { KioskDatabase } from '../storage/database.ts';
+import { MirrorWriter } from './mirror-writer.ts';
+import {
+  type MirrorTables,
+  dropMirrorTablesSql,
+  liveTables,
+  mirrorTableKeys,
+  mirrorTablesSql,
+  shadowTables,
+} from './schema.ts';
+import { SyncState } from './sync-state.ts';
+
+export interface MirrorSize {
+  readonly products: number;
+  readonly items: number;
+  readonly shops: number;
+  readonly categories: number;
+  readonly characteristics: number;
+  readonly productTypes: number;
+  /** The whole kiosk database file (the mirror is most of it). */
+  readonly databaseBytes: number;
+}
+
+/**
+ * The catalogue mirror in the kiosk database: the live table set that queries read, the shadow
+ * set a full synchronisation fills, and the durable sync state. Readers on other connections keep
+ * their WAL snapshot across a swap; the swap itself is one transaction, so they see the old mirror
+ * or the new one, never a mix.
+ */
+export class CatalogMirror {
+  readonly database: KioskDatabase;
+  readonly state: SyncState;
+  #live: MirrorWriter | undefined;
+  #shadow: MirrorWriter | undefined;
+
+  constructor(database: KioskDatabase) {
+    this.database = database;
+    this.state = new SyncState(database.connection);
+  }
+
+  get db(): DatabaseSync {
+    return this.database.connection;
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.database.transaction(work);
+  }
+
+  get live(): MirrorWriter {
+    this.#live ??= new MirrorWriter(this.db, liveTables);
+    return this.#live;
+  }
+
+  /** The shadow set left by an interrupted full sync, if any. */
+  existingShadow(): MirrorWriter | undefined {
+    if (this.#shadow) return this.#shadow;
+    if (!this.#shadowComplete()) return undefined;
+    this.#shadow = new MirrorWriter(this.db, shadowTables);
+    return this.#shadow;
+  }
+
+  /** A fresh, empty shadow set (dropping any leftover one). */
+  createShadow(generation: number): MirrorWriter {
+    this.#shadow = undefined;
+    this.transaction(() => {
+      this.db.exec(dropMirrorTablesSql(shadowTables));
+      this.db.exec(mirrorTablesSql(shadowTables, generation));
+    });
+    this.#shadow = new MirrorWriter(this.db, shadowTables);
+    return this.#shadow;
+  }
+
+  dropShadow(): void {
+    this.#shadow = undefined;
+    this.transaction(() => this.db.exec(dropMirrorTablesSql(shadowTables)));
+  }
+
+  /**
+   * Replaces the live set by the shadow set. Runs inside the caller's transaction, together with
+   * the state that describes the new mirror.
+   */
+  swapInShadow(): void {
+    if (!this.db.isTransaction) throw new Error('swapInShadow must run inside a transaction');
+    this.db.exec(dropMirrorTablesSql(liveTables));
+    for (const key of mirrorTableKeys) {
+      this.db.exec(`ALTER TABLE ${shadowTables[key]} RENAME TO ${liveTables[key]}`);
+    }
+    // Statements prepared on the old names are stale: prepare again on next use.
+    this.#live = undefined;
+    this.#shadow = undefined;
+  }
+
+  size(tables: MirrorTables = liveTables): MirrorSize {
+    const count = (table: string) =>
+      Number((this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
+    const pages = this.db.prepare('PRAGMA page_count').get() as { page_count: number };
+    const pageSize = this.db.prepare('PRAGMA page_size').get() as { page_size: number };
+    return {
+      products: count(tables.products),
+      items: count(tables.items),
+      shops: count(tables.shops),
+      categories: count(tables.categories),
+      characteristics: count(tables.characteristics),
+      productTypes: count(tables.productTypes),
+      databaseBytes: Number(pages.page_count) * Number(pageSize.page_size),
+    };
+  }
+
+  #shadowComplete(): boolean {
+    const names = new Set(
+      (
+        this.db
+          .prepare(
+            `SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'catalog_%_next'`,
+          )
+          .all() as { name: string }[]
+      ).map((row) => row.name),
+    );
+    return mirrorTableKeys.every((key) => names.has(shadowTables[key]));
+  }
+}

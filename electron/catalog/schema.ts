@@ -1,0 +1,140 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+/**
+ * The catalogue mirror's tables, in one place: the storage migration creates the live set, and a
+ * full synchronisation creates the same set under shadow names, fills it, then swaps it in.
+ *
+ * The mirror is rebuildable data (the service is the truth), so a later schema change is simply a
+ * new migration that drops these tables and lets the next start run a full synchronisation.
+ */
+
+/** Table names of one complete mirror: the live one, or the shadow one a full sync builds. */
+export interface MirrorTables {
+  /** One narrow row per product: what filters and joins read. */
+  readonly products: string;
+  /** The product entries themselves, apart, so ranking and filtering never page through them. */
+  readonly bodies: string;
+  readonly items: string;
+  /** FTS5 index over name, reference, EAN, description and filter tokens; rowid = product id. */
+  readonly search: string;
+  readonly shops: string;
+  readonly categories: string;
+  readonly characteristics: string;
+  readonly productTypes: string;
+}
+
+const baseNames: MirrorTables = {
+  products: 'catalog_products',
+  bodies: 'catalog_product_bodies',
+  items: 'catalog_items',
+  search: 'catalog_search',
+  shops: 'catalog_shops',
+  categories: 'catalog_categories',
+  characteristics: 'catalog_characteristics',
+  productTypes: 'catalog_product_types',
+};
+
+export const liveTables: MirrorTables = baseNames;
+
+export const shadowTables: MirrorTables = Object.fromEntries(
+  Object.entries(baseNames).map(([key, name]) => [key, `${name}_next`]),
+) as unknown as MirrorTables;
+
+export const mirrorTableKeys = Object.keys(baseNames) as (keyof MirrorTables)[];
+
+/** The durable sync state (cursor, status), outside the swapped set: it survives every swap. */
+export const STATE_TABLE = 'catalog_state';
+
+/**
+ * DDL of one mirror. Index names carry the mirror's generation: SQLite keeps an index's name
+ * when its table is renamed, so the shadow built next time needs names of its own.
+ *
+ * `body` columns hold the entry exactly as the service returned it (the product without its
+ * items, each item on its own row): prices, stock and availability are served from there and
+ * never recomputed. The other columns are copies for filtering only. Product bodies (kilobytes
+ * each) live in their own table, keyed by the product's id: the products table stays a few
+ * megabytes for 100,000 products, so a search that joins thousands of matches stays in cache.
+ */
+export function mirrorTablesSql(tables: MirrorTables, generation: number): string {
+  const g = `g${Math.trunc(generation)}`;
+  return `
+    CREATE TABLE ${tables.products} (
+      id               INTEGER PRIMARY KEY,
+      uuid             TEXT    NOT NULL UNIQUE,
+      category_id      TEXT,
+      displayed_online INTEGER NOT NULL CHECK (displayed_online IN (0, 1)),
+      stock_available  INTEGER NOT NULL CHECK (stock_available IN (0, 1)),
+      sort_name        TEXT    NOT NULL,
+      updated_at       TEXT,
+      synced_at        INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX catalog_products_category_${g} ON ${tables.products} (category_id);
+    CREATE INDEX catalog_products_name_${g} ON ${tables.products} (sort_name);
+
+    CREATE TABLE ${tables.bodies} (
+      id   INTEGER PRIMARY KEY,
+      body TEXT    NOT NULL
+    ) STRICT;
+
+    CREATE TABLE ${tables.items} (
+      product_id INTEGER NOT NULL,
+      position   INTEGER NOT NULL,
+      uuid       TEXT    NOT NULL,
+      shop_id    TEXT,
+      available  INTEGER NOT NULL CHECK (available IN (0, 1)),
+      status     TEXT    NOT NULL,
+      body       TEXT    NOT NULL,
+      PRIMARY KEY (product_id, position)
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX catalog_items_uuid_${g} ON ${tables.items} (uuid);
+    CREATE INDEX catalog_items_shop_${g} ON ${tables.items} (shop_id, available, product_id);
+
+    -- remove_diacritics 2: "televiseur" finds "Téléviseur" (French data); the prefix indexes
+    -- keep as-you-type queries ("té", "tél") fast.
+    -- "filters" holds one token per filterable fact (in shop X, available in shop X, category,
+    -- visibility, stock): a filtered search is then an intersection inside the index instead
+    -- of a join per matching product.
+    CREATE VIRTUAL TABLE ${tables.search} USING fts5(
+      name, reference, ean, description, filters,
+      tokenize = 'unicode61 remove_diacritics 2',
+      prefix = '2 3'
+    );
+
+    CREATE TABLE ${tables.shops} (
+      id TEXT PRIMARY KEY, position INTEGER NOT NULL, body TEXT NOT NULL
+    ) STRICT;
+    CREATE TABLE ${tables.categories} (
+      id TEXT PRIMARY KEY, position INTEGER NOT NULL, body TEXT NOT NULL
+    ) STRICT;
+    CREATE TABLE ${tables.characteristics} (
+      id TEXT PRIMARY KEY, position INTEGER NOT NULL, body TEXT NOT NULL
+    ) STRICT;
+    CREATE TABLE ${tables.productTypes} (
+      id TEXT PRIMARY KEY, position INTEGER NOT NULL, body TEXT NOT NULL
+    ) STRICT;
+  `;
+}
+
+export const stateTableSql = `
+  CREATE TABLE ${STATE_TABLE} (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) STRICT;
+`;
+
+/** Drops one mirror set (a leftover shadow, or the live set being replaced). */
+export function dropMirrorTablesSql(tables: MirrorTables): string {
+  return mirrorTableKeys.map((key) => `DROP TABLE IF EXISTS ${tables[key]};`).join('\n');
+}
+
+/** The migration's body: an empty live mirror (generation 0) and the state table. */
+export function createCatalogSchema(db: DatabaseSync): void {
+  db.exec(mirrorTablesSql(liveTables, 0));
+  db.exec(stateTableSql);
+}
+
+/** The entry to append to `electron/storage/migrations.ts` (it adds its own version number). */
+export const catalogMigration = {
+  name: 'catalogue mirror: products, items, search index, referentials, sync state',
+  up: createCatalogSchema,
+} as const;
