@@ -102,10 +102,13 @@ function isOperationName(name: string): name is OperationName {
   return Object.hasOwn(operations, name);
 }
 
-async function loadCredentials(args: ApiCommandArgs, io: CliIo): Promise<Credentials> {
+/** The integration account for a kioskctl command, or a CONFIG usage error saying where to put it. */
+export async function loadCredentials(
+  credentialsFile: string | undefined,
+  env: CliIo['env'],
+): Promise<Credentials> {
   try {
-    const loaded = await loadCliCredentials({ credentialsFile: args.credentialsFile, env: io.env });
-    return loaded.credentials;
+    return (await loadCliCredentials({ credentialsFile, env })).credentials;
   } catch (error) {
     if (error instanceof CliCredentialsError) throw new UsageError('CONFIG', error.message);
     throw error;
@@ -218,7 +221,7 @@ export async function runApiCommand(args: ApiCommandArgs, io: CliIo): Promise<nu
     );
   }
   const input = await buildInput(operation, args);
-  const credentials = await loadCredentials(args, io);
+  const credentials = await loadCredentials(args.credentialsFile, io.env);
   const logger: Logger = args.verbose
     ? createRedactingLogger({
         sink: (line) => io.stderr(`${line}\n`),

@@ -1,9 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { AuthRequest } from '../../shared/api/auth.ts';
 import { type ApiClientOptions, type CommerceApiClient, createApiClient } from '../api/client.ts';
 import { isCommerceApiError } from '../api/errors.ts';
-import type { Credentials } from '../api/token.ts';
 import { CatalogQueries } from '../catalog/availability.ts';
 import { CatalogError } from '../catalog/errors.ts';
 import type { SyncProgress } from '../catalog/progress.ts';
@@ -12,7 +9,7 @@ import { CatalogSyncService } from '../catalog/sync-service.ts';
 import { type Logger, createRedactingLogger, silentLogger } from '../logging/redacting-logger.ts';
 import { type KioskDatabase, openDatabase } from '../storage/database.ts';
 import { StorageError } from '../storage/errors.ts';
-import { type CliIo, UsageError, exitCodeFor, exitCodes } from './api-command.ts';
+import { type CliIo, UsageError, exitCodeFor, exitCodes, loadCredentials } from './api-command.ts';
 
 /**
  * `kioskctl catalog`: the technician's view of the catalogue mirror in a kiosk's data directory.
@@ -231,7 +228,7 @@ async function connect(
       'no API base URL: pass --base-url <url> or set KIOSK_API_BASE_URL',
     );
   }
-  const credentials = await loadCredentials(values, io);
+  const credentials = await loadCredentials(values.credentials, io.env);
   try {
     return (context.createClient ?? createApiClient)({
       baseUrl,
@@ -241,42 +238,6 @@ async function connect(
   } catch (error) {
     throw new UsageError('CONFIG', error instanceof Error ? error.message : String(error));
   }
-}
-
-async function loadCredentials(values: Values, io: CliIo): Promise<Credentials> {
-  let candidate: unknown;
-  const file = values.credentials;
-  if (file !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      throw new UsageError('CONFIG', `cannot read the credentials file ${file}`);
-    }
-    try {
-      candidate = JSON.parse(text);
-    } catch {
-      throw new UsageError('CONFIG', `the credentials file ${file} is not JSON`);
-    }
-  } else if (
-    io.env['KIOSK_API_EMAIL'] !== undefined ||
-    io.env['KIOSK_API_PASSWORD'] !== undefined
-  ) {
-    candidate = { email: io.env['KIOSK_API_EMAIL'], password: io.env['KIOSK_API_PASSWORD'] };
-  } else {
-    throw new UsageError(
-      'CONFIG',
-      'no credentials: pass --credentials <file> or set KIOSK_API_EMAIL and KIOSK_API_PASSWORD',
-    );
-  }
-  const parsed = AuthRequest.safeParse(candidate);
-  if (!parsed.success) {
-    throw new UsageError(
-      'CONFIG',
-      'the credentials must be exactly {"email": "...", "password": "..."}, both non-empty',
-    );
-  }
-  return parsed.data;
 }
 
 function loggerOf(values: Values, io: CliIo): Logger {
