@@ -1,6 +1,7 @@
 /**
  * `npm start` without Electron: the loopback browser host on the embedded sandbox (or on
- * KIOSK_API_BASE_URL with KIOSK_API_EMAIL/KIOSK_API_PASSWORD), printing the URL to open.
+ * KIOSK_API_BASE_URL with KIOSK_API_EMAIL/KIOSK_API_PASSWORD, or on the base URL saved in setup,
+ * which wins), printing the URL to open.
  *
  * Environment: KIOSK_API_BASE_URL; credentials from KIOSK_API_EMAIL + KIOSK_API_PASSWORD when set,
  * else the vault chain as kioskctl reads it (KIOSK_VAULT, KIOSK_PROVISIONED_CREDENTIALS; the OS
@@ -21,6 +22,7 @@ import {
   vaultCredentials,
 } from '../kiosk/credential-store.ts';
 import { createKioskServices } from '../kiosk/kiosk-services.ts';
+import { savedApiBaseUrl } from '../kiosk/settings-store.ts';
 import { createRedactingLogger } from '../logging/redacting-logger.ts';
 import { startBrowserHost } from './browser-host.ts';
 
@@ -42,7 +44,13 @@ const logger = createRedactingLogger({
   level: logFile ? 'info' : 'warn',
 });
 
-const baseUrl = env['KIOSK_API_BASE_URL'] || undefined;
+// Settings live in the kiosk's data directory, also for the demo (whose database does not): the
+// service an administrator chose in setup is read from there and wins over KIOSK_API_BASE_URL.
+const settingsDir = resolve(
+  env['KIOSK_DATA_DIR'] ?? join(homedir(), '.local', 'share', 'commerce-kiosk'),
+);
+const saved = savedApiBaseUrl(settingsDir, logger);
+const baseUrl = saved === undefined ? env['KIOSK_API_BASE_URL'] || undefined : (saved ?? undefined);
 const demo = baseUrl === undefined;
 const port = env['KIOSK_PORT'] ? Number(env['KIOSK_PORT']) : 0;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) fail('KIOSK_PORT must be a port number');
@@ -50,9 +58,7 @@ const adminPin = env['KIOSK_ADMIN_PIN'] || (demo ? DEMO_ADMIN_PIN : undefined);
 
 // The demo's data goes with the demo: the sandbox starts from its seed on every run, so an
 // outbox or a mirror kept from a previous run would describe another world.
-const dataDir = demo
-  ? mkdtempSync(join(tmpdir(), 'commerce-kiosk-demo-'))
-  : resolve(env['KIOSK_DATA_DIR'] ?? join(homedir(), '.local', 'share', 'commerce-kiosk'));
+const dataDir = demo ? mkdtempSync(join(tmpdir(), 'commerce-kiosk-demo-')) : settingsDir;
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
 let credentials: KioskCredentials;
@@ -81,7 +87,8 @@ if (demo) {
 
 const services = await createKioskServices({
   dataDir,
-  api: { baseUrl: apiBaseUrl, demo },
+  api: { baseUrl: apiBaseUrl, demo, sandboxAvailable: true },
+  settingsDir,
   credentials,
   host: 'browser',
   ...(adminPin === undefined ? {} : { adminPin }),

@@ -73,6 +73,8 @@ export interface ElectronModule {
     isReady(): boolean;
     whenReady(): Promise<void>;
     requestSingleInstanceLock(): boolean;
+    /** The system locale (`fr-FR`), valid once the app is ready; the kiosk's default language. */
+    getLocale?(): string;
     on(event: 'second-instance', listener: () => void): unknown;
     on(
       event: 'web-contents-created',

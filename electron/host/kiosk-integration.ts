@@ -11,6 +11,7 @@ import {
   vaultCredentials,
 } from '../kiosk/credential-store.ts';
 import { type KioskServices, createKioskServices } from '../kiosk/kiosk-services.ts';
+import { savedApiBaseUrl } from '../kiosk/settings-store.ts';
 import type { OfflineLimits } from '../outbox/limits.ts';
 import { type Logger, silentLogger } from '../logging/redacting-logger.ts';
 import type { KioskSettings } from '../../shared/ipc/status.ts';
@@ -39,7 +40,10 @@ export interface KioskIntegrationOptions {
   readonly electron: ElectronModule;
   /** Where the database, settings and logs of this kiosk live (e.g. `app.getPath('userData')`). */
   readonly dataDir: string;
-  /** The Commerce API; absent: the embedded sandbox with demo data ('demo' badge in the UI). */
+  /**
+   * The Commerce API; absent: the embedded sandbox with demo data ('demo' badge in the UI). An
+   * administrator's choice saved in setup (in `dataDir`) takes precedence at the next start.
+   */
   readonly baseUrl?: string;
   /**
    * The credentials with `baseUrl` (the sandbox brings its own demo account): a vault
@@ -55,6 +59,7 @@ export interface KioskIntegrationOptions {
   readonly shopId?: string;
   /** The administrator PIN guarding settings and credentials (4 to 12 digits). */
   readonly adminPin?: string;
+  /** The default language; absent: the system's (`app.getLocale()`), French or English. */
   readonly locale?: KioskSettings['locale'];
   readonly window?: KioskWindowOptions;
   /** The built renderer folder (`dist/renderer`) and the bundled preload (`preload.cjs`). */
@@ -99,6 +104,37 @@ function credentialsOf(
   return vaultCredentials(chain);
 }
 
+/**
+ * The service this start uses: the base URL an administrator saved in setup (or the sandbox they
+ * chose, when this build has one), else the integrator's `baseUrl`, else the sandbox.
+ */
+export function chooseBaseUrl(
+  options: Pick<KioskIntegrationOptions, 'dataDir' | 'baseUrl' | 'startSandbox'>,
+  logger: Logger = silentLogger,
+): string | undefined {
+  const saved = savedApiBaseUrl(options.dataDir, logger);
+  if (saved === undefined) return options.baseUrl;
+  if (saved === null && options.startSandbox === undefined) {
+    logger.warn('kiosk.host.saved_sandbox_unavailable', {});
+    return options.baseUrl;
+  }
+  return saved ?? undefined;
+}
+
+/** Electron's system locale, once ready; nothing when the module (a fake) has none. */
+function systemLocaleOf(
+  electron: ElectronModule,
+  logger: Logger,
+): { readonly systemLocale?: string } {
+  try {
+    const locale = electron.app.getLocale?.();
+    return locale ? { systemLocale: locale } : {};
+  } catch (error) {
+    logger.warn('kiosk.host.locale_unavailable', { error });
+    return {};
+  }
+}
+
 /** What the router needs to know of an Electron IPC sender. */
 export function senderInfoOf(event: IpcInvokeEventLike): SenderInfo {
   const frame = event.senderFrame;
@@ -123,7 +159,8 @@ export async function createKioskIntegration(
     electron.app.quit();
     return { status: 'second-instance' };
   }
-  if (options.baseUrl === undefined && options.startSandbox === undefined) {
+  const baseUrlOption = chooseBaseUrl(options, logger);
+  if (baseUrlOption === undefined && options.startSandbox === undefined) {
     throw new RangeError('no baseUrl and no embedded sandbox: give one of them');
   }
 
@@ -135,7 +172,7 @@ export async function createKioskIntegration(
   let sandbox: EmbeddedSandbox | undefined;
   let credentials: KioskCredentials;
   let baseUrl: string;
-  if (options.baseUrl === undefined) {
+  if (baseUrlOption === undefined) {
     sandbox = await options.startSandbox!();
     const account = sandbox.accounts[0];
     if (account === undefined) throw new Error('the embedded sandbox has no account');
@@ -143,16 +180,21 @@ export async function createKioskIntegration(
     baseUrl = sandbox.baseUrl;
   } else {
     credentials = credentialsOf(options.vault, options.dataDir, electron);
-    baseUrl = options.baseUrl;
+    baseUrl = baseUrlOption;
   }
 
   // The print host needs the window, which is created after the services.
   const windowRef: { current?: BrowserWindowLike } = {};
   const services = await createKioskServices({
     dataDir: options.dataDir,
-    api: { baseUrl, demo: sandbox !== undefined },
+    api: {
+      baseUrl,
+      demo: sandbox !== undefined,
+      sandboxAvailable: options.startSandbox !== undefined,
+    },
     credentials,
     host: 'electron',
+    ...systemLocaleOf(electron, logger),
     printing: {
       ...options.printers,
       electronHost: electronPrintHost(electron, () => windowRef.current),

@@ -1,6 +1,7 @@
 /**
  * The demo kiosk app's main process: the embeddable integration with the real `electron`
- * module, on the embedded sandbox unless KIOSK_API_BASE_URL is set.
+ * module, on the embedded sandbox unless KIOSK_API_BASE_URL is set or setup saved a base URL
+ * (which takes precedence).
  *
  * Configuration (environment): KIOSK_API_BASE_URL; the credentials from KIOSK_API_EMAIL +
  * KIOSK_API_PASSWORD when set, else the vault chain (KIOSK_VAULT, KIOSK_PROVISIONED_CREDENTIALS,
@@ -15,7 +16,7 @@ import { createRedactingLogger } from '../logging/redacting-logger.ts';
 import { cliVaultConfig } from '../credentials/cli-credentials.ts';
 import { fixedCredentials } from '../kiosk/credential-store.ts';
 import type { ElectronModule } from './electron-module.ts';
-import { createKioskIntegration } from './kiosk-integration.ts';
+import { chooseBaseUrl, createKioskIntegration } from './kiosk-integration.ts';
 import { registerKioskScheme } from './kiosk-window.ts';
 
 const env = process.env;
@@ -34,6 +35,9 @@ const password = env['KIOSK_API_PASSWORD'];
 
 const dataDir = env['KIOSK_DATA_DIR'] ?? join(electron.app.getPath('userData'), 'kiosk');
 const vaultConfig = cliVaultConfig({ dataDir }, env);
+const startDemoSandbox = () => startSandbox({ port: 0 });
+// The service setup saved wins over the environment's; the demo PIN only goes with the demo.
+const demo = chooseBaseUrl({ dataDir, baseUrl, startSandbox: startDemoSandbox }) === undefined;
 
 const kiosk = await createKioskIntegration({
   electron: electronModule,
@@ -44,14 +48,12 @@ const kiosk = await createKioskIntegration({
     : vaultConfig === 'none'
       ? {}
       : { vault: vaultConfig }),
-  startSandbox: () => startSandbox({ port: 0 }),
+  startSandbox: startDemoSandbox,
   rendererDir: join(distDir, 'renderer'),
   preloadPath: join(distDir, 'electron', 'preload.cjs'),
   window: { kiosk: env['KIOSK_KIOSK_MODE'] === '1' },
   // The demo's PIN is public, as the demo data; a real kiosk gets KIOSK_ADMIN_PIN or none.
-  ...(env['KIOSK_ADMIN_PIN'] || baseUrl === undefined
-    ? { adminPin: env['KIOSK_ADMIN_PIN'] || '0000' }
-    : {}),
+  ...(env['KIOSK_ADMIN_PIN'] || demo ? { adminPin: env['KIOSK_ADMIN_PIN'] || '0000' } : {}),
   ...(env['KIOSK_SHOP_ID'] ? { shopId: env['KIOSK_SHOP_ID'] } : {}),
   ...(env['KIOSK_PRINTER'] ? { printers: { printer: env['KIOSK_PRINTER'] } } : {}),
   versions: {

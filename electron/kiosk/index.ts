@@ -11,4 +11,4 @@ export {
   type KioskServicesOptions,
   createKioskServices,
 } from './kiosk-services.ts';
-export { SETTINGS_FILE, SettingsStore } from './settings-store.ts';
+export { SETTINGS_FILE, SettingsStore, savedApiBaseUrl } from './settings-store.ts';

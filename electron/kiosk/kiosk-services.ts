@@ -3,6 +3,7 @@ import type { Shop } from '../../shared/api/referentials.ts';
 import type { EventName, EventPayloadOf } from '../../shared/ipc/contract.ts';
 import { ipcErrorCodes } from '../../shared/ipc/errors.ts';
 import type { DebitView, KioskSettings } from '../../shared/ipc/index.ts';
+import { localeOfTag } from '../../shared/ipc/status.ts';
 import { type CommerceApiClient, createApiClient } from '../api/client.ts';
 import { CatalogQueries } from '../catalog/availability.ts';
 import { readReferential } from '../catalog/referentials.ts';
@@ -12,11 +13,11 @@ import { type CatalogSyncOptions, CatalogSyncService } from '../catalog/sync-ser
 import { safeMessage, toIpcError } from '../ipc/error-mapping.ts';
 import type { KioskEventSource } from '../ipc/event-publisher.ts';
 import { IpcFailure } from '../ipc/ipc-failure.ts';
-import type { KioskHandlers } from '../ipc/router.ts';
+import type { HandlerReply, KioskHandlers } from '../ipc/router.ts';
 import { originOf } from '../ipc/sender-check.ts';
 import { type Logger, silentLogger } from '../logging/redacting-logger.ts';
 import { connectivityOf, createApiGateway, outboxClientRetry } from '../outbox/api-gateway.ts';
-import type { OfflineLimits } from '../outbox/limits.ts';
+import { type OfflineLimits, resolveLimits } from '../outbox/limits.ts';
 import { Outbox } from '../outbox/outbox.ts';
 import { OutboxSender } from '../outbox/sender.ts';
 import type { OutboxDebit } from '../outbox/store.ts';
@@ -36,10 +37,17 @@ import { debitView, outboxEventView, printJobView, printerView, senderView } fro
 export interface KioskServicesOptions {
   /** Where the database, settings and print spool live. */
   readonly dataDir: string;
+  /** Where the settings file lives when not in `dataDir` (a demo's throw-away data directory). */
+  readonly settingsDir?: string;
   readonly api: {
     readonly baseUrl: string;
     /** The embedded sandbox: the UI shows a 'demo' badge. */
     readonly demo: boolean;
+    /**
+     * The host can start the embedded sandbox, so setup may choose it (`apiBaseUrl: null`) for
+     * the next start. Default: `demo`.
+     */
+    readonly sandboxAvailable?: boolean;
   };
   readonly credentials: KioskCredentials;
   /** Offline limits of the gift-card outbox. */
@@ -53,7 +61,13 @@ export interface KioskServicesOptions {
   };
   /** The administrator PIN (4 to 12 digits); without one, settings and credentials are locked. */
   readonly adminPin?: string;
+  /** The integrator's default language; else the system's (`systemLocale`). */
   readonly locale?: KioskSettings['locale'];
+  /**
+   * The system locale tag (`fr-FR`): Electron's `app.getLocale()`, else this process's `Intl`
+   * locale. French for a French locale, English otherwise; the settings file has the last word.
+   */
+  readonly systemLocale?: string;
   readonly host: 'electron' | 'browser';
   readonly versions?: { readonly electron?: string | null; readonly chrome?: string | null };
   readonly logger?: Logger;
@@ -123,13 +137,21 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
   const apiOrigin = originOf(options.api.baseUrl);
   if (apiOrigin === undefined) throw new RangeError('the API base URL is not a valid URL');
 
+  // What this run uses: the base URL an administrator saves in setup is read by the host when
+  // the kiosk starts, so a saved one that differs from it waits for the next start.
+  const runningApiBaseUrl = options.api.demo ? null : options.api.baseUrl;
+  const sandboxAvailable = options.api.sandboxAvailable ?? options.api.demo;
   const settings = SettingsStore.open(
-    options.dataDir,
+    options.settingsDir ?? options.dataDir,
     {
-      locale: options.locale ?? 'fr',
+      locale:
+        options.locale ??
+        localeOfTag(options.systemLocale ?? Intl.DateTimeFormat().resolvedOptions().locale),
       shopId: options.shopId ?? null,
       printer: options.printing?.printer ?? null,
       paperSize: options.printing?.media ?? null,
+      apiBaseUrl: runningApiBaseUrl,
+      offlineLimits: resolveLimits(options.limits),
     },
     logger,
   );
@@ -144,11 +166,12 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     // the debit is the client's only idempotent write, so the UI's reads keep their retries.
     retry: outboxClientRetry,
   });
+  // The limits and the shop in force are the settings' (an administrator's, else the defaults).
   const outbox = new Outbox({
     db: database,
     connectivity: connectivityOf(client),
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-    ...(options.shopId === undefined ? {} : { shopId: options.shopId }),
+    limits: settings.current.offlineLimits,
+    ...(settings.current.shopId === null ? {} : { shopId: settings.current.shopId }),
     onListenerError: (error) => logger.error('kiosk.outbox.listener_failed', { error }),
   });
   const sender = new OutboxSender({ outbox, gateway: createApiGateway(client), logger });
@@ -271,6 +294,14 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     }
     return { source: 'live', shops: live };
   };
+
+  const settingsReply = async (): Promise<HandlerReply<'getSettings'>> => ({
+    settings: settings.current,
+    adminPinConfigured: adminGuard.configured,
+    credentials: await options.credentials.store.status(),
+    sandboxAvailable,
+    restartRequired: settings.current.apiBaseUrl !== runningApiBaseUrl,
+  });
 
   const handlers: KioskHandlers = {
     // ---- catalogue and availability ----
@@ -452,18 +483,26 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     checkConnectivity: async () => ({ connectivity: await client.connectivity.check() }),
 
     // ---- settings and setup ----
-    getSettings: async () => ({
-      settings: settings.current,
-      adminPinConfigured: adminGuard.configured,
-      credentials: await options.credentials.store.status(),
-    }),
+    getSettings: () => settingsReply(),
     updateSettings: async (request) => {
-      await settings.update(request.changes);
-      return {
-        settings: settings.current,
-        adminPinConfigured: adminGuard.configured,
-        credentials: await options.credentials.store.status(),
-      };
+      const { changes } = request;
+      if (changes.apiBaseUrl === null && !sandboxAvailable) {
+        throw new IpcFailure(
+          ipcErrorCodes.invalidRequest,
+          'this kiosk has no embedded demo sandbox: give the Commerce API base URL',
+          { issues: [{ path: 'changes.apiBaseUrl', message: 'no embedded demo sandbox' }] },
+        );
+      }
+      await settings.update(changes);
+      // Live: the next debit is checked against the new limits and carries the new shop.
+      if (changes.offlineLimits !== undefined) outbox.setLimits(settings.current.offlineLimits);
+      if (changes.shopId !== undefined) outbox.setShopId(settings.current.shopId ?? undefined);
+      if (changes.apiBaseUrl !== undefined) {
+        logger.info('kiosk.settings.api_base_url_saved', {
+          restartRequired: settings.current.apiBaseUrl !== runningApiBaseUrl,
+        });
+      }
+      return settingsReply();
     },
     setCredentials: async (request) => {
       await options.credentials.store.write({ email: request.email, password: request.password });

@@ -2,26 +2,43 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { KioskSettings } from '../../shared/ipc/status.ts';
+import { KioskSettings, KioskSettingsChanges } from '../../shared/ipc/status.ts';
 import { type Logger, silentLogger } from '../logging/redacting-logger.ts';
 
 export const SETTINGS_FILE = 'kiosk-settings.json';
 
+/** What the settings file holds: only what an administrator chose, each key validated. */
+export type SettingsOverrides = KioskSettingsChanges;
+
+const settingKeys = Object.keys(KioskSettingsChanges.shape) as (keyof SettingsOverrides)[];
+
 /**
- * The kiosk's own settings (language, shop, printer, paper), one JSON file in the data directory.
- * A file that is missing or unreadable falls back to the integrator's defaults, with a log line:
- * a damaged settings file must not keep the kiosk from starting. Writes are atomic (temp + rename).
+ * The kiosk's own settings (language, shop, printer, paper, the service's base URL, the offline
+ * limits), one JSON file in the data directory. The file holds only what an administrator changed;
+ * everything else follows the integrator's defaults (and the system language), so a later change
+ * of those still applies to the keys nobody chose. A file that is missing falls back to the
+ * defaults; a damaged key is left out with a log line (a damaged file must not keep the kiosk from
+ * starting). Writes are atomic (temp + rename).
  */
 export class SettingsStore {
   readonly #path: string;
   readonly #dataDir: string;
   readonly #logger: Logger;
+  readonly #defaults: KioskSettings;
+  #overrides: SettingsOverrides;
   #current: KioskSettings;
 
-  private constructor(dataDir: string, current: KioskSettings, logger: Logger) {
+  private constructor(
+    dataDir: string,
+    defaults: KioskSettings,
+    overrides: SettingsOverrides,
+    logger: Logger,
+  ) {
     this.#dataDir = dataDir;
     this.#path = join(dataDir, SETTINGS_FILE);
-    this.#current = current;
+    this.#defaults = defaults;
+    this.#overrides = overrides;
+    this.#current = merge(defaults, overrides);
     this.#logger = logger;
   }
 
@@ -30,39 +47,92 @@ export class SettingsStore {
     defaults: KioskSettings,
     logger: Logger = silentLogger,
   ): SettingsStore {
-    const path = join(dataDir, SETTINGS_FILE);
-    let current = defaults;
-    try {
-      const parsed = KioskSettings.partial().safeParse(JSON.parse(readFileSync(path, 'utf8')));
-      if (parsed.success) current = { ...defaults, ...stripUndefined(parsed.data) };
-      else logger.warn('kiosk.settings.invalid_file', { path, issues: parsed.error.issues.length });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        logger.warn('kiosk.settings.unreadable', { path, error });
-      }
-    }
-    return new SettingsStore(dataDir, current, logger);
+    return new SettingsStore(dataDir, defaults, readOverrides(dataDir, logger), logger);
   }
 
   get current(): KioskSettings {
     return this.#current;
   }
 
-  async update(changes: Partial<KioskSettings>): Promise<KioskSettings> {
-    const next = KioskSettings.parse({ ...this.#current, ...stripUndefined(changes) });
+  /** What an administrator chose (the file's content), without the defaults. */
+  get overrides(): SettingsOverrides {
+    return this.#overrides;
+  }
+
+  async update(changes: SettingsOverrides): Promise<KioskSettings> {
+    const parsed = KioskSettingsChanges.parse(changes);
+    const overrides: SettingsOverrides = { ...this.#overrides, ...stripUndefined(parsed) };
+    if (parsed.offlineLimits !== undefined) {
+      overrides.offlineLimits = {
+        ...this.#overrides.offlineLimits,
+        ...stripUndefined(parsed.offlineLimits),
+      };
+    }
+    const next = KioskSettings.parse(merge(this.#defaults, overrides));
     await mkdir(this.#dataDir, { recursive: true });
     const temporary = `${this.#path}.${randomUUID()}.tmp`;
     try {
-      await writeFile(temporary, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+      await writeFile(temporary, `${JSON.stringify(overrides, null, 2)}\n`, { mode: 0o600 });
       await rename(temporary, this.#path);
     } catch (error) {
       await rm(temporary, { force: true });
       throw error;
     }
+    this.#overrides = overrides;
     this.#current = next;
-    this.#logger.info('kiosk.settings.updated', { keys: Object.keys(changes) });
+    this.#logger.info('kiosk.settings.updated', { keys: Object.keys(stripUndefined(parsed)) });
     return next;
   }
+}
+
+/**
+ * The base URL an administrator saved, for a host deciding which service to start on: a URL,
+ * null for the embedded demo sandbox, undefined when nobody chose (the host's own default).
+ */
+export function savedApiBaseUrl(
+  dataDir: string,
+  logger: Logger = silentLogger,
+): string | null | undefined {
+  return readOverrides(dataDir, logger).apiBaseUrl;
+}
+
+function readOverrides(dataDir: string, logger: Logger): SettingsOverrides {
+  const path = join(dataDir, SETTINGS_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      logger.warn('kiosk.settings.unreadable', { path, error });
+    }
+    return {};
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    logger.warn('kiosk.settings.invalid_file', { path });
+    return {};
+  }
+  // Key by key: one damaged value costs that setting, not the others.
+  const overrides: Record<string, unknown> = {};
+  const invalid: string[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    const schema = settingKeys.includes(key as keyof SettingsOverrides)
+      ? KioskSettingsChanges.shape[key as keyof SettingsOverrides]
+      : undefined;
+    const parsed = schema?.safeParse(value);
+    if (parsed?.success && parsed.data !== undefined) overrides[key] = parsed.data;
+    else invalid.push(key);
+  }
+  if (invalid.length > 0) logger.warn('kiosk.settings.invalid_keys', { path, keys: invalid });
+  return overrides as SettingsOverrides;
+}
+
+function merge(defaults: KioskSettings, overrides: SettingsOverrides): KioskSettings {
+  const { offlineLimits, ...rest } = overrides;
+  return {
+    ...defaults,
+    ...stripUndefined(rest),
+    offlineLimits: { ...defaults.offlineLimits, ...stripUndefined(offlineLimits ?? {}) },
+  };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -107,9 +107,9 @@ export class Outbox {
   readonly store: OutboxStore;
   readonly events: OutboxEvents;
   readonly clock: Clock;
-  readonly limits: OfflineLimits;
+  #limits: OfflineLimits;
   readonly #connectivity: () => ConnectivityStatus;
-  readonly #shopId: string | undefined;
+  #shopId: string | undefined;
   readonly #newKey: () => string;
   readonly #pollIntervalMs: number;
 
@@ -117,11 +117,32 @@ export class Outbox {
     this.store = new OutboxStore(options.db);
     this.events = new OutboxEvents(options.onListenerError);
     this.clock = options.clock ?? systemClock;
-    this.limits = resolveLimits(options.limits);
+    this.#limits = resolveLimits(options.limits);
     this.#connectivity = options.connectivity ?? (() => 'unknown');
     this.#shopId = options.shopId;
     this.#newKey = options.newKey ?? randomUUID;
     this.#pollIntervalMs = options.pollIntervalMs ?? 200;
+  }
+
+  /** The limits in force; read afresh by every enqueue and by the sender's expiry. */
+  get limits(): OfflineLimits {
+    return this.#limits;
+  }
+
+  /**
+   * Changes some limits (an administrator's setup): they apply from the next debit accepted and
+   * the sender's next expiry check. Debits already accepted stay accepted. Throws (and changes
+   * nothing) when a value is invalid.
+   */
+  setLimits(changes: Partial<OfflineLimits>): OfflineLimits {
+    const given = Object.entries(changes).filter(([, value]) => value !== undefined);
+    this.#limits = resolveLimits({ ...this.#limits, ...Object.fromEntries(given) });
+    return this.#limits;
+  }
+
+  /** The kiosk's shop for debits accepted from now on (an administrator changed it). */
+  setShopId(shopId: string | undefined): void {
+    this.#shopId = shopId;
   }
 
   get db(): KioskDatabase {

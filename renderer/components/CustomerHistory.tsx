@@ -6,15 +6,18 @@ import type {
 } from '../../shared/api/customers.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
-import type { SavLogView } from '../stores/customer-store.ts';
+import type { SaleView, SavLogView } from '../stores/customer-store.ts';
 import type { DocumentRef } from '../stores/document-store.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { recordStatus } from './record-status.ts';
+import { SaleDetail } from './SaleDetail.tsx';
 import { SavLog } from './SavLog.tsx';
 
 /**
  * Sales, after-sales cases and credits. A family the account may not read is absent from the
- * service's answer, and the screen says so instead of showing an empty list.
+ * service's answer, and the screen says so instead of showing an empty list. A sale opens (read
+ * from the service) before its invoice can be printed: the history does not say which sales
+ * have one.
  */
 export function CustomerHistory({
   history,
@@ -22,18 +25,24 @@ export function CustomerHistory({
   credits,
   creditsError,
   savLog,
+  sale,
   onPrint,
   onReadLog,
   onCloseLog,
+  onOpenSale,
+  onCloseSale,
 }: {
   readonly history: History | null;
   readonly historyError: IpcError | null;
   readonly credits: readonly Credit[] | null;
   readonly creditsError: IpcError | null;
   readonly savLog: SavLogView | null;
+  readonly sale: SaleView | null;
   readonly onPrint: (document: DocumentRef) => void;
   readonly onReadLog: (savId: string) => void;
   readonly onCloseLog: () => void;
+  readonly onOpenSale: (saleId: string) => void;
+  readonly onCloseSale: () => void;
 }) {
   const { t, fmt } = useI18n();
 
@@ -51,6 +60,7 @@ export function CustomerHistory({
     title: string,
     entries: readonly HistoryEntry[] | undefined,
     actions: (entry: HistoryEntry) => ReactNode,
+    below: (entry: HistoryEntry) => ReactNode,
     testId: string,
   ) => (
     <section className="history-family" aria-label={title} data-testid={testId}>
@@ -65,7 +75,7 @@ export function CustomerHistory({
             <li key={entry.uuid} className="history-entry">
               <span>{entryText(entry)}</span>
               <span className="history-actions">{actions(entry)}</span>
-              {savLog?.savId === entry.uuid && <SavLog log={savLog} number={entry.number} />}
+              {below(entry)}
             </li>
           ))}
         </ul>
@@ -80,18 +90,21 @@ export function CustomerHistory({
         family(
           t('history.sales'),
           history.sales,
-          (sale) => (
+          (entry) => (
             <button
               type="button"
               className="button"
-              aria-label={t('history.printInvoiceOf', { number: sale.number })}
-              onClick={() =>
-                onPrint({ kind: 'invoice', reference: sale.uuid, number: sale.number })
-              }
+              aria-expanded={sale?.saleId === entry.uuid}
+              aria-label={t('history.saleDetailsOf', { number: entry.number })}
+              onClick={() => (sale?.saleId === entry.uuid ? onCloseSale() : onOpenSale(entry.uuid))}
             >
-              {t('history.printInvoice')}
+              {t('history.saleDetails')}
             </button>
           ),
+          (entry) =>
+            sale?.saleId === entry.uuid && (
+              <SaleDetail view={sale} number={entry.number} onPrint={onPrint} />
+            ),
           'history-sales',
         )}
       {history &&
@@ -121,6 +134,7 @@ export function CustomerHistory({
               </button>
             </>
           ),
+          (entry) => savLog?.savId === entry.uuid && <SavLog log={savLog} number={entry.number} />,
           'history-sav',
         )}
       <section

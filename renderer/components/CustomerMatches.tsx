@@ -11,9 +11,9 @@ import { criterionLabels } from './criterion-labels.ts';
 import { customerName } from './customer-name.ts';
 
 /**
- * Several customers match: they are listed so staff see why, but none can be opened from here.
- * The customer states another detail and the search runs again with it; only a single match
- * opens a record.
+ * Several customers share the e-mail address (and the details given so far): they are listed so
+ * staff see why, but none can be opened from here. The customer states another detail and the
+ * search runs again with all of them; only a single match opens a record.
  */
 export function CustomerMatches({
   matches,
@@ -29,6 +29,7 @@ export function CustomerMatches({
   readonly onConfirm: (criterion: SecondCriterion, value: string) => void;
 }) {
   const { t, fmt } = useI18n();
+  const used = secondCriteria.filter((name) => criteria[name]);
   const unused = secondCriteria.filter((name) => !criteria[name]);
   const options = unused.length > 0 ? unused : secondCriteria;
   const [criterion, setCriterion] = useState<SecondCriterion>(options[0] ?? 'firstName');
@@ -71,14 +72,13 @@ export function CustomerMatches({
           onCriterion={setCriterion}
           onValue={setValue}
         />
-        <p className="hint">
-          {t('customers.alreadyUsed', {
-            criteria: secondCriteria
-              .filter((name) => criteria[name])
-              .map((name) => t(criterionLabels[name]))
-              .join(', '),
-          })}
-        </p>
+        {used.length > 0 && (
+          <p className="hint">
+            {t('customers.alreadyUsed', {
+              criteria: used.map((name) => t(criterionLabels[name])).join(', '),
+            })}
+          </p>
+        )}
         <button type="submit" className="button button-primary" disabled={busy}>
           {t('customers.confirm')}
         </button>

@@ -1,15 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useI18n } from '../i18n/use-i18n.ts';
-import {
-  secondCriteria,
-  type CustomerCriteria,
-  type SecondCriterion,
-} from '../stores/customer-store.ts';
-import { CriterionField } from './CriterionField.tsx';
+import type { CustomerCriteria } from '../stores/customer-store.ts';
 
 /**
- * The exact e-mail address and one more detail the customer states: the kiosk's search needs
- * both, so nobody can browse customers from one guessable value.
+ * The exact e-mail address, alone. When several customers share it, the screen lists them and
+ * asks for one more detail (`CustomerMatches`); it never picks one.
  */
 export function CustomerSearchForm({
   busy,
@@ -21,13 +16,11 @@ export function CustomerSearchForm({
   const { t } = useI18n();
   const emailId = useId();
   const [email, setEmail] = useState('');
-  const [criterion, setCriterion] = useState<SecondCriterion>('lastName');
-  const [value, setValue] = useState('');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (email.trim() === '' || value.trim() === '') return;
-    onSearch({ email: email.trim(), [criterion]: value.trim() });
+    if (email.trim() === '') return;
+    onSearch({ email: email.trim() });
   };
 
   return (
@@ -47,14 +40,6 @@ export function CustomerSearchForm({
           onChange={(event) => setEmail(event.target.value)}
         />
       </div>
-      <CriterionField
-        legend={t('customers.second')}
-        options={secondCriteria}
-        criterion={criterion}
-        value={value}
-        onCriterion={setCriterion}
-        onValue={setValue}
-      />
       <button type="submit" className="button button-primary" disabled={busy}>
         {t('customers.search')}
       </button>

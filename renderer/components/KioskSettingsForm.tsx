@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { KioskSettings } from '../../shared/ipc/status.ts';
+import type { KioskSettings, KioskSettingsChanges } from '../../shared/ipc/status.ts';
 import { supportedLocales, type Locale } from '../i18n/locale.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
@@ -16,7 +16,7 @@ export function KioskSettingsForm({
 }: {
   readonly settings: KioskSettings;
   readonly saving: boolean;
-  readonly onSave: (changes: Partial<KioskSettings>) => void;
+  readonly onSave: (changes: KioskSettingsChanges) => void;
 }) {
   const { t } = useI18n();
   const shops = useKiosk('availability', (s) => s.shops);
@@ -25,7 +25,7 @@ export function KioskSettingsForm({
   const [printer, setPrinter] = useState(settings.printer);
   const [locale, setLocale] = useState<Locale>(settings.locale);
 
-  const changes: Partial<KioskSettings> = {
+  const changes: KioskSettingsChanges = {
     ...(shopId !== settings.shopId ? { shopId } : {}),
     ...(printer !== settings.printer ? { printer } : {}),
     ...(locale !== settings.locale ? { locale } : {}),

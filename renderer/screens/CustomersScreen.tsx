@@ -25,6 +25,7 @@ export function CustomersScreen() {
   const credits = useKiosk('customers', (s) => s.credits);
   const creditsError = useKiosk('customers', (s) => s.creditsError);
   const savLog = useKiosk('customers', (s) => s.savLog);
+  const sale = useKiosk('customers', (s) => s.sale);
 
   const print = (document: DocumentRef) => {
     void documents.getState().open(document);
@@ -55,9 +56,9 @@ export function CustomersScreen() {
       {phase === 'failed' && error && <ErrorNotice error={error} />}
       {phase === 'none' && (
         <p role="status" className="notice notice-info" data-testid="customer-none">
-          {confirming
+          {confirming || used !== ''
             ? t('customers.noneConfirm', { criteria: used })
-            : t('customers.none', { criteria: used })}
+            : t('customers.none')}
         </p>
       )}
       {phase === 'several' && criteria && (
@@ -80,9 +81,12 @@ export function CustomersScreen() {
             credits={credits}
             creditsError={creditsError}
             savLog={savLog}
+            sale={sale}
             onPrint={print}
             onReadLog={(savId) => void customers.getState().readSavLog(savId)}
             onCloseLog={() => customers.getState().closeSavLog()}
+            onOpenSale={(saleId) => void customers.getState().openSale(saleId)}
+            onCloseSale={() => customers.getState().closeSale()}
           />
         </>
       )}

@@ -2,8 +2,9 @@ import { ConnectionTest } from '../components/ConnectionTest.tsx';
 import { CredentialsForm } from '../components/CredentialsForm.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { KioskSettingsForm } from '../components/KioskSettingsForm.tsx';
-import { OfflineLimits } from '../components/OfflineLimits.tsx';
+import { OfflineLimitsForm } from '../components/OfflineLimitsForm.tsx';
 import { PinEntry } from '../components/PinEntry.tsx';
+import { ServiceForm } from '../components/ServiceForm.tsx';
 import { useKiosk } from '../hooks/use-store.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useStores } from '../stores/stores-context.tsx';
@@ -50,19 +51,14 @@ export function SetupScreen() {
             <ErrorNotice error={settingsError} onRetry={() => void setup.getState().load()} />
           )}
           <div className="setup-grid">
-            <section className="setup-section" aria-labelledby="service-title">
-              <h2 id="service-title">{t('setup.service')}</h2>
-              {status && (
-                <>
-                  <p>
-                    {status.demo
-                      ? t('setup.demoService', { origin: status.apiOrigin })
-                      : t('setup.realService', { origin: status.apiOrigin })}
-                  </p>
-                  <p className="hint">{t('setup.serviceFromInstall')}</p>
-                </>
-              )}
-            </section>
+            {settings && (
+              <ServiceForm
+                reply={settings}
+                status={status}
+                saving={saving}
+                onSave={(changes) => void setup.getState().update(changes)}
+              />
+            )}
             <CredentialsForm
               status={settings?.credentials ?? null}
               saving={saving}
@@ -75,11 +71,14 @@ export function SetupScreen() {
                 onSave={(changes) => void setup.getState().update(changes)}
               />
             )}
-            <section className="setup-section" aria-labelledby="limits-title">
-              <h2 id="limits-title">{t('limits.title')}</h2>
-              {summary && <OfflineLimits summary={summary} />}
-              <p className="hint">{t('setup.limitsFromInstall')}</p>
-            </section>
+            {settings && (
+              <OfflineLimitsForm
+                settings={settings.settings}
+                summary={summary}
+                saving={saving}
+                onSave={(changes) => void setup.getState().update(changes)}
+              />
+            )}
             <ConnectionTest />
           </div>
         </>

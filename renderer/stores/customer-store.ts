@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Credit, Customer, CustomerHistory } from '../../shared/api/customers.ts';
+import type { Sale } from '../../shared/api/sales.ts';
 import type { SavLogEntry } from '../../shared/api/sav.ts';
 import type { KioskApi } from '../../shared/ipc/contract.ts';
 import type { SearchCustomersRequest } from '../../shared/ipc/customers.ts';
@@ -18,14 +19,26 @@ export type CustomerCriteria = { readonly email: string } & Partial<
 export const MATCH_LIMIT = 20;
 
 /**
- * `several`: more than one customer matches. The kiosk never picks one: staff ask the customer
- * for another detail and search again until exactly one remains (`confirm`).
+ * A search starts from the exact e-mail address alone. `several`: more than one customer has it.
+ * The kiosk never picks one: staff ask the customer for another detail and the search runs again
+ * with the address and every detail given (`confirm`); a record opens only when exactly one
+ * customer matches them all.
  */
 export type CustomerPhase = 'idle' | 'searching' | 'none' | 'several' | 'found' | 'failed';
 
 export interface SavLogView {
   readonly savId: string;
   readonly entries: readonly SavLogEntry[] | null;
+  readonly error: IpcError | null;
+}
+
+/**
+ * A sale opened from the history: read with getSale, since the history's entries do not say
+ * which sales have an invoice (`hasInvoice`); printing is offered only for those that do.
+ */
+export interface SaleView {
+  readonly saleId: string;
+  readonly sale: Sale | null;
   readonly error: IpcError | null;
 }
 
@@ -45,11 +58,14 @@ export interface CustomerState {
   readonly credits: readonly Credit[] | null;
   readonly creditsError: IpcError | null;
   readonly savLog: SavLogView | null;
+  readonly sale: SaleView | null;
   search(criteria: CustomerCriteria): Promise<void>;
   /** Adds one more stated fact to the last search (the ambiguous case). */
   confirm(criterion: SecondCriterion, value: string): Promise<void>;
   readSavLog(savId: string): Promise<void>;
   closeSavLog(): void;
+  openSale(saleId: string): Promise<void>;
+  closeSale(): void;
   reset(): void;
 }
 
@@ -65,6 +81,7 @@ const cleared = {
   credits: null,
   creditsError: null,
   savLog: null,
+  sale: null,
 } as const;
 
 function toRequest(criteria: CustomerCriteria): SearchCustomersRequest {
@@ -135,6 +152,17 @@ export function createCustomerStore(api: KioskApi): CustomerStore {
         });
       },
       closeSavLog: () => set({ savLog: null }),
+      openSale: async (saleId) => {
+        set({ sale: { saleId, sale: null, error: null } });
+        const reply = await settle(api.getSale({ saleId }));
+        if (get().sale?.saleId !== saleId) return;
+        set({
+          sale: reply.ok
+            ? { saleId, sale: reply.value, error: null }
+            : { saleId, sale: null, error: reply.error },
+        });
+      },
+      closeSale: () => set({ sale: null }),
       reset: () => {
         generation++;
         set({ phase: 'idle', criteria: null, confirming: false, ...cleared });

@@ -80,10 +80,16 @@ export function startKioskStores(
       const now = state.settings?.settings;
       const before = previous.settings?.settings;
       if (!now || now === before) return;
-      if (before && now.locale !== before.locale) stores.locale.getState().setLocale(now.locale);
+      // At start-up the kiosk's language is the setting's (main's default is the system
+      // language); later, a saved change. A staff switch in the status bar lasts until then.
+      if (!before || now.locale !== before.locale) stores.locale.getState().setLocale(now.locale);
       if (now.shopId !== before?.shopId)
         stores.availability.getState().applyDefaultShop(now.shopId);
       if (before && now.printer !== before.printer) void stores.printers.getState().load();
+      // The outbox applied the new limits at once; its summary shows them.
+      if (before && JSON.stringify(now.offlineLimits) !== JSON.stringify(before.offlineLimits)) {
+        void stores.outbox.getState().refresh();
+      }
     }),
   ];
 

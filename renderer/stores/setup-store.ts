@@ -1,7 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { KioskApi } from '../../shared/ipc/contract.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
-import type { KioskSettings, SettingsReply, TestConnectionReply } from '../../shared/ipc/status.ts';
+import type {
+  KioskSettingsChanges,
+  SettingsReply,
+  TestConnectionReply,
+} from '../../shared/ipc/status.ts';
 import { settle } from './call.ts';
 
 export type SetupSaved = 'settings' | 'credentials' | null;
@@ -29,7 +33,8 @@ export interface SetupState {
   setPinEntry(pin: string): void;
   unlock(): Promise<void>;
   lock(): void;
-  update(changes: Partial<KioskSettings>): Promise<boolean>;
+  /** Only the keys given change; main validates them again and applies them. */
+  update(changes: KioskSettingsChanges): Promise<boolean>;
   /** Write-only: nothing ever reads them back. */
   setCredentials(email: string, password: string): Promise<boolean>;
   testConnection(): Promise<void>;

@@ -11,24 +11,20 @@ import { Page, PageLimit, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
 
 /**
- * Customer lookup at the counter. A search needs the exact e-mail address AND a second fact the
- * customer states (name, phone or postal code): staff must not be able to browse the customer
- * base, nor find a person from one guessable value.
+ * Customer lookup at the counter, by the exact e-mail address (the API's `matchMode=exact`), which
+ * nobody can guess their way through. A second fact the customer states (name, phone or postal
+ * code) is optional: staff add it when several customers share the address, and every criterion
+ * given must match. Never a partial match, never a search without the e-mail address.
  */
-export const SearchCustomersRequest = z
-  .strictObject({
-    email: z.email().max(300),
-    lastName: z.string().trim().min(1).max(300).optional(),
-    firstName: z.string().trim().min(1).max(300).optional(),
-    phone: z.string().trim().min(1).max(64).optional(),
-    postalCode: z.string().trim().min(1).max(16).optional(),
-    page: Page.optional(),
-    limit: PageLimit.optional(),
-  })
-  .refine((q) => [q.lastName, q.firstName, q.phone, q.postalCode].some((v) => v !== undefined), {
-    message: 'a second criterion (lastName, firstName, phone or postalCode) is required',
-    path: ['lastName'],
-  });
+export const SearchCustomersRequest = z.strictObject({
+  email: z.email().max(300),
+  lastName: z.string().trim().min(1).max(300).optional(),
+  firstName: z.string().trim().min(1).max(300).optional(),
+  phone: z.string().trim().min(1).max(64).optional(),
+  postalCode: z.string().trim().min(1).max(16).optional(),
+  page: Page.optional(),
+  limit: PageLimit.optional(),
+});
 export type SearchCustomersRequest = z.input<typeof SearchCustomersRequest>;
 
 export const GetCustomerRequest = z.strictObject({
@@ -56,7 +52,7 @@ export type ListCustomerCreditsRequest = z.input<typeof ListCustomerCreditsReque
 export const customerMessages = {
   searchCustomers: defineMessage('searchCustomers', {
     group: 'customers',
-    summary: 'Find a customer by exact e-mail plus a second criterion',
+    summary: 'Find customers by exact e-mail, optionally confirmed by a second criterion',
     request: SearchCustomersRequest,
     reply: CustomerSearchReply,
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AdminPin, EmptyRequest, IsoTime } from './common.ts';
-import { ConnectivityState } from './gift-cards.ts';
+import { ConnectivityState, OutboxLimits } from './gift-cards.ts';
 import { defineMessage } from './message.ts';
 import { PrinterName } from './printing.ts';
 
@@ -48,6 +48,54 @@ export const CheckConnectivityReply = z.object({ connectivity: ConnectivityState
 export type CheckConnectivityReply = z.infer<typeof CheckConnectivityReply>;
 
 export const locales = ['fr', 'en'] as const;
+export type KioskLocale = (typeof locales)[number];
+
+/**
+ * The kiosk's language from a system locale tag (`fr-FR`, `fr_CA.UTF-8` → French); anything the
+ * kiosk does not speak is English.
+ */
+export function localeOfTag(tag: string | undefined | null): KioskLocale {
+  const primary = tag?.toLowerCase().split(/[-_.@]/)[0];
+  return locales.find((locale) => locale === primary) ?? 'en';
+}
+
+/**
+ * The Commerce API's base URL as an administrator types it: http or https, a host, optionally a
+ * path prefix; never a user or password (credentials go to the vault), a query or a fragment.
+ */
+export const ApiBaseUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2_048)
+  // Scheme, `//`, a host (and port) without `user@`, then a path at most.
+  .regex(/^https?:\/\/[^/?#@\s]+(?:\/[^?#\s]*)?$/i, {
+    message: 'the base URL must be http(s) with a host, and no user, password, query or fragment',
+  });
+
+const LimitAmount = z
+  .number()
+  .min(0)
+  .max(100_000)
+  .refine((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, {
+    message: 'at most two decimals',
+  });
+
+/**
+ * Offline limits an administrator may set (EUR amounts; a count; the age in ms after which an
+ * unsent debit expires, one minute to thirty days). Changed limits apply to the next debit.
+ */
+export const OfflineLimitsChanges = z.strictObject({
+  maxOfflineDebitAmount: LimitAmount.optional(),
+  maxPendingAmount: LimitAmount.optional(),
+  maxPendingAmountPerCard: LimitAmount.optional(),
+  maxPendingCount: z.number().int().min(0).max(10_000).optional(),
+  maxAgeMs: z
+    .number()
+    .int()
+    .min(60_000)
+    .max(30 * 24 * 60 * 60 * 1000)
+    .optional(),
+});
+export type OfflineLimitsChanges = z.infer<typeof OfflineLimitsChanges>;
 
 /** What staff or an administrator may change on the kiosk itself. */
 export const KioskSettings = z.strictObject({
@@ -61,20 +109,42 @@ export const KioskSettings = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     .nullable(),
+  /**
+   * The Commerce API to use; null for the embedded demo sandbox. Read when the kiosk starts: a
+   * change takes effect at the next start (`SettingsReply.restartRequired`).
+   */
+  apiBaseUrl: z.string().nullable(),
+  /** The gift-card outbox's offline limits in force. */
+  offlineLimits: OutboxLimits,
 });
 export type KioskSettings = z.infer<typeof KioskSettings>;
+
+/** A change: only the keys given are changed, each validated; limits one by one. */
+export const KioskSettingsChanges = z.strictObject({
+  locale: KioskSettings.shape.locale.optional(),
+  shopId: KioskSettings.shape.shopId.optional(),
+  printer: KioskSettings.shape.printer.optional(),
+  paperSize: KioskSettings.shape.paperSize.optional(),
+  apiBaseUrl: ApiBaseUrl.nullable().optional(),
+  offlineLimits: OfflineLimitsChanges.optional(),
+});
+export type KioskSettingsChanges = z.infer<typeof KioskSettingsChanges>;
 
 export const SettingsReply = z.object({
   settings: KioskSettings,
   /** False: no PIN was configured, so protected changes are impossible on this kiosk. */
   adminPinConfigured: z.boolean(),
   credentials: CredentialStatus,
+  /** This build can run the embedded demo sandbox (`apiBaseUrl: null`). */
+  sandboxAvailable: z.boolean(),
+  /** The saved `apiBaseUrl` is not the service this run uses: it takes effect at the next start. */
+  restartRequired: z.boolean(),
 });
 export type SettingsReply = z.infer<typeof SettingsReply>;
 
 export const UpdateSettingsRequest = z.strictObject({
   adminPin: AdminPin,
-  changes: KioskSettings.partial(),
+  changes: KioskSettingsChanges,
 });
 export type UpdateSettingsRequest = z.input<typeof UpdateSettingsRequest>;
 

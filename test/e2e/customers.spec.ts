@@ -2,7 +2,7 @@ import { ambiguousEmail } from '../../sandbox/data/demo.ts';
 import { expectAccessible, saveScreen } from './support/evidence.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
 
-test('customers: an e-mail shared by two customers lists both and needs a further detail to open one', async ({
+test('customers: an e-mail alone shared by two customers lists both, opens neither, and a first name confirms one', async ({
   page,
   kiosk,
   consoleProblems,
@@ -10,8 +10,10 @@ test('customers: an e-mail shared by two customers lists both and needs a furthe
   await openKiosk(page, kiosk);
   await page.getByRole('navigation').getByRole('button', { name: 'Customers' }).click();
 
+  // The e-mail address alone: the search form asks for nothing else.
+  const form = page.getByRole('form', { name: 'Find a customer' });
+  await expect(form.getByRole('textbox')).toHaveCount(1);
   await page.getByLabel('E-mail address (exact)').fill(ambiguousEmail.email);
-  await page.getByRole('textbox', { name: 'Last name' }).fill('Moreau');
   await page.getByRole('button', { name: 'Search' }).click();
 
   const matches = page.getByTestId('customer-matches');
@@ -27,7 +29,10 @@ test('customers: an e-mail shared by two customers lists both and needs a furthe
   await expectAccessible(page, testInfo, 'customers (several matches)');
   await saveScreen(page, testInfo, 'customers-ambiguous');
 
-  await matches.getByRole('button', { name: 'First name' }).click();
+  await matches
+    .getByRole('group', { name: 'Which detail' })
+    .getByRole('button', { name: 'First name' })
+    .click();
   await matches.getByRole('textbox', { name: 'First name' }).fill('Julien');
   await matches.getByRole('button', { name: 'Confirm' }).click();
 

@@ -84,7 +84,6 @@ test('gift card offline: stored while the service drops connections, then applie
   // Staff do something else meanwhile: the failed lookup tells the kiosk the service is gone.
   await page.getByRole('navigation').getByRole('button', { name: 'Customers' }).click();
   await page.getByLabel('E-mail address (exact)').fill('helene.lefevre@example.com');
-  await page.getByRole('textbox', { name: 'Last name' }).fill('Lefèvre');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page.getByRole('alert')).toContainText('The service cannot be reached right now.');
   await expect(page.getByTestId('connectivity')).toHaveAttribute('data-state', 'offline');

@@ -1,8 +1,9 @@
 import { saveScreen } from './support/evidence.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
 
-// The system language is French: the kiosk starts in French.
-test.use({ locale: 'fr-FR' });
+// The kiosk host's system language is French: main's default language, which the page takes at
+// start-up whatever the browser's own (English here).
+test.use({ locale: 'en-US', kioskOptions: { systemLocale: 'fr-FR' } });
 
 test('language: French from the system, switched to English and back, amounts and dates follow', async ({
   page,

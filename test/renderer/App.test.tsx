@@ -2,7 +2,7 @@ import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test } from 'vitest';
 import { App } from '../../renderer/App.tsx';
-import { debit, outboxSummary, status } from './support/fixtures.ts';
+import { debit, outboxSummary, settingsReply, status } from './support/fixtures.ts';
 import { ok } from './support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from './support/render-kiosk.tsx';
 
@@ -10,6 +10,20 @@ let rendered: RenderedKiosk | undefined;
 afterEach(() => {
   rendered?.stop();
   cleanup();
+});
+
+test('at start-up the kiosk speaks its settings’ language, not the browser’s', async () => {
+  // The page starts in the browser's language (English here); main's settings say French (its
+  // default is the system language, unless the settings file says otherwise).
+  rendered = await renderKiosk(<App />, {
+    locale: 'en',
+    handlers: { getSettings: () => ok(settingsReply({ locale: 'fr' })) },
+  });
+  expect(
+    await screen.findByRole('heading', { level: 1, name: 'Disponibilité des produits' }),
+  ).toBeTruthy();
+  expect(document.documentElement.lang).toBe('fr');
+  expect(rendered.stores.locale.getState().locale).toBe('fr');
 });
 
 test('switching the language changes every text, the formats and the page language', async () => {

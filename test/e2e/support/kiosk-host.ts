@@ -16,6 +16,8 @@ export interface KioskOptions {
   readonly shopId?: string;
   /** A private CUPS scheduler and the queue to print to. */
   readonly printing?: { readonly cupsServer: string; readonly printer: string };
+  /** The kiosk host's system locale (main's default language); English unless given. */
+  readonly systemLocale?: string;
   /** Another build of the renderer (the benchmarks build their own). */
   readonly rendererDir?: string;
 }
@@ -26,6 +28,8 @@ export interface RunningKiosk {
   /** The sandbox, for its control surface (`/__sandbox/...`). */
   readonly sandboxUrl: string;
   readonly services: KioskServices;
+  /** The kiosk's data directory (its settings file, database). */
+  readonly dataDir: string;
   close(): Promise<void>;
 }
 
@@ -46,6 +50,8 @@ export async function startKiosk(options: KioskOptions = {}): Promise<RunningKio
     credentials: fixedCredentials(account, 'sandbox'),
     host: 'browser',
     adminPin: ADMIN_PIN,
+    // Not this machine's locale: the journeys read English unless they ask for another system.
+    systemLocale: options.systemLocale ?? 'en-IE',
     ...(options.shopId ? { shopId: options.shopId } : {}),
     ...(options.printing
       ? {
@@ -71,6 +77,7 @@ export async function startKiosk(options: KioskOptions = {}): Promise<RunningKio
     url: host.url,
     sandboxUrl: sandbox.baseUrl,
     services,
+    dataDir,
     async close() {
       await host.close();
       await services.close();

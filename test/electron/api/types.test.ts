@@ -40,12 +40,20 @@ test('method signatures', () => {
   // Input optional where nothing is required, mandatory otherwise.
   expectTypeOf<CommerceApiClient['listShops']>().toBeCallableWith();
   expectTypeOf<CommerceApiClient['listCatalogChanges']>().parameter(0).not.toBeUndefined();
-  // Page walkers only take list operations with a page parameter.
-  const pageable: PageableOperation[] = ['listCatalogProducts', 'listShops', 'listSav'];
-  // @ts-expect-error the SAV log (like the customer search) has no page parameter in the contract
-  const savLog: PageableOperation = 'getSavLog';
+  // Page walkers only take list operations with a page parameter: the SAV log and the customer
+  // search are lists with page/limit in the contract, so they are walkable too.
+  const pageable: PageableOperation[] = [
+    'listCatalogProducts',
+    'listShops',
+    'listSav',
+    'getSavLog',
+    'searchCustomers',
+  ];
+  expectTypeOf<'getSavLog' | 'searchCustomers'>().toExtend<PageableOperation>();
+  // @ts-expect-error a single record with a query (include=) is not a list to walk
+  const history: PageableOperation = 'getCustomerHistory';
   // @ts-expect-error the change feed has its own window walker
   const changes: PageableOperation = 'listCatalogChanges';
   expectTypeOf(pageable).not.toBeAny();
-  expectTypeOf([savLog, changes]).not.toBeAny();
+  expectTypeOf([history, changes]).not.toBeAny();
 });

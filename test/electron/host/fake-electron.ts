@@ -70,6 +70,8 @@ export interface FakeElectron extends ElectronModule {
   permissionCheckHandler: ((contents: unknown, permission: string) => boolean) | null | undefined;
   singleInstanceLock: boolean;
   quitCalled: boolean;
+  /** What `app.getLocale()` answers: the system language. */
+  systemLocale: string;
 }
 
 export class FakeWindow extends Emitter implements BrowserWindowLike {
@@ -117,7 +119,9 @@ export function fakeElectron(): FakeElectron {
     permissionCheckHandler: undefined,
     singleInstanceLock: true,
     quitCalled: false,
+    systemLocale: 'fr-FR',
     app: {
+      getLocale: () => fake.systemLocale,
       isReady: () => true,
       whenReady: async () => undefined,
       requestSingleInstanceLock: () => fake.singleInstanceLock,

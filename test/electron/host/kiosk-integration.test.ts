@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import {
 } from '../../../electron/host/kiosk-integration.ts';
 import { APP_ENTRY_URL, registerKioskScheme } from '../../../electron/host/kiosk-window.ts';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/host/security-policy.ts';
+import { fixedCredentials } from '../../../electron/kiosk/credential-store.ts';
+import { SETTINGS_FILE } from '../../../electron/kiosk/settings-store.ts';
 import { startSandbox } from '../../../sandbox/index.ts';
 import { type FakeElectron, type FakeWindow, fakeElectron } from './fake-electron.ts';
 import { type RendererFixture, SECRET_TEXT, makeRendererFixture } from './renderer-fixture.ts';
@@ -146,6 +148,19 @@ describe('createKioskIntegration with an injected electron module', () => {
       },
     );
     expect(result).toMatchObject({ ok: true, value: { demo: true, host: 'electron' } });
+  });
+
+  it('starts in the system language Electron reports (app.getLocale)', async () => {
+    const result = await invoke(
+      ipcMessages.getSettings.channel,
+      {},
+      {
+        sender: { id: window.webContents.id },
+        senderFrame: { url: 'app://kiosk/index.html', parent: null },
+      },
+    );
+    // The fake system is French, whatever this process's own locale.
+    expect(result).toMatchObject({ ok: true, value: { settings: { locale: 'fr' } } });
   });
 
   it.each([
@@ -297,6 +312,47 @@ describe('createKioskIntegration with an injected electron module', () => {
     } finally {
       if (real.status === 'running') await real.close();
       await api.close();
+      await rm(ownDir, { recursive: true, force: true });
+    }
+  });
+
+  it('at the next start, the base URL saved in setup wins over the embedded sandbox', async () => {
+    const own = fakeElectron();
+    const ownDir = await mkdtemp(join(tmpdir(), 'kiosk-saved-url-'));
+    await writeFile(
+      join(ownDir, SETTINGS_FILE),
+      JSON.stringify({ apiBaseUrl: 'http://127.0.0.1:9/commerce' }),
+    );
+    const started = await createKioskIntegration({
+      electron: own,
+      dataDir: ownDir,
+      vault: fixedCredentials({ email: 'kiosk@example.com', password: 'p' }, 'environment'),
+      startSandbox: () => Promise.reject(new Error('must not start')),
+      rendererDir: renderer.rendererDir,
+      preloadPath: '/opt/kiosk/preload.cjs',
+      printers: { backend: 'cups', cupsServer: '127.0.0.1:9' },
+    });
+    try {
+      if (started.status !== 'running') throw new Error('not running');
+      expect(started.demo).toBe(false);
+      const result = await own.ipcHandlers.get(ipcMessages.getSettings.channel)!(
+        {
+          sender: { id: own.windows[0]!.webContents.id },
+          senderFrame: { url: 'app://kiosk/', parent: null },
+        },
+        {},
+      );
+      expect(result).toMatchObject({
+        ok: true,
+        value: {
+          settings: { apiBaseUrl: 'http://127.0.0.1:9/commerce' },
+          sandboxAvailable: true,
+          restartRequired: false,
+        },
+      });
+      expect(started.services.apiOrigin).toBe('http://127.0.0.1:9');
+    } finally {
+      if (started.status === 'running') await started.close();
       await rm(ownDir, { recursive: true, force: true });
     }
   });

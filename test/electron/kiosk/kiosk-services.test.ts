@@ -8,6 +8,7 @@ import {
 } from '../../../shared/ipc/index.ts';
 import type { EventName, EventPayloadOf } from '../../../shared/ipc/contract.ts';
 import { SettingsStore } from '../../../electron/kiosk/settings-store.ts';
+import { defaultOfflineLimits } from '../../../electron/outbox/limits.ts';
 import {
   ambiguousEmail,
   demoCustomers,
@@ -109,18 +110,26 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
     });
   });
 
-  it('customers: exact e-mail plus a second criterion, detail, history, credits', async () => {
-    const found = await value('searchCustomers', {
-      email: ambiguousEmail.email,
-      lastName: 'Moreau',
-    });
+  it('customers: exact e-mail alone, narrowed by a second criterion, detail, history, credits', async () => {
+    // The e-mail alone: both customers who share it, none chosen.
+    const found = await value('searchCustomers', { email: ambiguousEmail.email });
     expect(found.data.map((customer) => customer.uuid).sort()).toEqual(
       [...ambiguousEmail.customerIds].sort(),
     );
+    // Still both with the shared last name; one with the first name.
     expect(
-      await call('searchCustomers', {
-        email: ambiguousEmail.email,
-      } as RequestOf<'searchCustomers'>),
+      (await value('searchCustomers', { email: ambiguousEmail.email, lastName: 'Moreau' })).data,
+    ).toHaveLength(2);
+    const julien = await value('searchCustomers', {
+      email: ambiguousEmail.email,
+      firstName: 'Julien',
+    });
+    expect(julien.data.map((customer) => customer.uuid)).toHaveLength(1);
+    expect(ambiguousEmail.customerIds as readonly string[]).toContain(julien.data[0]?.uuid);
+    expect((await value('searchCustomers', { email: 'nobody@example.com' })).data).toEqual([]);
+    // Never without the address.
+    expect(
+      await call('searchCustomers', { lastName: 'Moreau' } as RequestOf<'searchCustomers'>),
     ).toMatchObject({
       ok: false,
       error: { code: ipcErrorCodes.invalidRequest },
@@ -252,6 +261,8 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
       shopId: 'shop_lyon-part-dieu',
       printer: 'Kiosk_Printer',
       paperSize: null,
+      apiBaseUrl: null,
+      offlineLimits: defaultOfflineLimits,
     });
     expect(
       SettingsStore.open(fixture.dataDir, {
@@ -259,6 +270,8 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
         shopId: null,
         printer: null,
         paperSize: null,
+        apiBaseUrl: null,
+        offlineLimits: defaultOfflineLimits,
       }).current,
     ).toEqual(updated.settings);
     expect((await value('getSettings', {})).settings.locale).toBe('en');

@@ -4,7 +4,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { AvailabilityScreen } from '../../../renderer/screens/AvailabilityScreen.tsx';
 import { createFormatters } from '../../../renderer/i18n/formatters.ts';
 import { SEARCH_DEBOUNCE_MS } from '../../../renderer/stores/availability-store.ts';
-import { NOW, hit, settings } from '../support/fixtures.ts';
+import { NOW, hit, settingsReply } from '../support/fixtures.ts';
 import { ok } from '../support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
 
@@ -18,12 +18,7 @@ afterEach(() => {
 test('the shop picker starts on the kiosk’s shop, and searching follows the typing', async () => {
   rendered = await renderKiosk(<AvailabilityScreen />, {
     handlers: {
-      getSettings: () =>
-        ok({
-          settings: { ...settings, shopId: 'shop_paris' },
-          adminPinConfigured: true,
-          credentials: { configured: true, backend: null, writable: false, problem: null },
-        }),
+      getSettings: () => ok(settingsReply({ shopId: 'shop_paris' })),
     },
   });
   const picker = await screen.findByRole('combobox', { name: 'Shop' });

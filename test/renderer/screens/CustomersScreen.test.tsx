@@ -2,6 +2,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test } from 'vitest';
 import { CustomersScreen } from '../../../renderer/screens/CustomersScreen.tsx';
+import type { Sale } from '../../../shared/api/sales.ts';
 import type { SearchCustomersRequest } from '../../../shared/ipc/customers.ts';
 import { customer } from '../support/fixtures.ts';
 import { fail, ok } from '../support/fake-kiosk.ts';
@@ -38,17 +39,46 @@ const moreauHandlers = {
     ok(request.customerId === claire.uuid ? claire : julien),
 };
 
-async function search(email: string, lastName: string) {
+async function search(email: string) {
   const user = userEvent.setup();
   await user.type(screen.getByLabelText('E-mail address (exact)'), email);
-  await user.type(screen.getByRole('textbox', { name: 'Last name' }), lastName);
   await user.click(screen.getByRole('button', { name: 'Search' }));
   return user;
 }
 
-test('several matches are listed, none is opened, and a further detail must confirm one', async () => {
+async function confirmWith(
+  user: ReturnType<typeof userEvent.setup>,
+  criterion: 'Last name' | 'First name',
+  value: string,
+) {
+  const matches = screen.getByTestId('customer-matches');
+  await user.click(
+    within(within(matches).getByRole('group', { name: 'Which detail' })).getByRole('button', {
+      name: criterion,
+    }),
+  );
+  await user.type(within(matches).getByRole('textbox', { name: criterion }), value);
+  await user.click(within(matches).getByRole('button', { name: 'Confirm' }));
+}
+
+test('the search form asks for the e-mail address alone', async () => {
+  rendered = await renderKiosk(<CustomersScreen />);
+  const form = screen.getByRole('form', { name: 'Find a customer' });
+  expect(
+    within(form)
+      .getAllByRole('textbox')
+      .map((field) => field.getAttribute('type')),
+  ).toEqual(['email']);
+  expect(within(form).queryByRole('group', { name: 'Which detail' })).toBeNull();
+});
+
+test('an e-mail shared by several customers lists them, opens none, and a further detail confirms one', async () => {
   rendered = await renderKiosk(<CustomersScreen />, { handlers: moreauHandlers });
-  const user = await search('famille.moreau@example.com', 'Moreau');
+  const user = await search('famille.moreau@example.com');
+  // The e-mail alone went to main: no second criterion was asked up front.
+  expect(rendered.kiosk.callsOf('searchCustomers')).toEqual([
+    { email: 'famille.moreau@example.com', limit: 20 },
+  ]);
 
   const matches = await screen.findByTestId('customer-matches');
   expect(
@@ -61,19 +91,20 @@ test('several matches are listed, none is opened, and a further detail must conf
   expect(rendered.kiosk.callsOf('getCustomer')).toEqual([]);
   expect(screen.queryByTestId('customer-detail')).toBeNull();
   expect(within(matches).queryByRole('button', { name: /Claire/ })).toBeNull();
-
-  // The detail already used is not offered again; the first name confirms.
+  // Every detail can confirm; none was used yet.
   const confirm = within(matches).getByRole('group', { name: 'Which detail' });
-  expect(within(confirm).queryByRole('button', { name: 'Last name' })).toBeNull();
-  await user.click(within(confirm).getByRole('button', { name: 'First name' }));
-  await user.type(within(matches).getByRole('textbox', { name: 'First name' }), 'Claire');
-  await user.click(within(matches).getByRole('button', { name: 'Confirm' }));
+  expect(
+    within(confirm)
+      .getAllByRole('button')
+      .map((b) => b.textContent),
+  ).toEqual(['Last name', 'First name', 'Phone', 'Postal code']);
+  expect(within(matches).queryByText(/Already used/)).toBeNull();
 
+  await confirmWith(user, 'First name', 'Claire');
   const detail = await screen.findByTestId('customer-detail');
   expect(within(detail).getByRole('heading').textContent).toBe('Claire Moreau');
   expect(rendered.kiosk.callsOf('searchCustomers').at(-1)).toEqual({
     email: 'famille.moreau@example.com',
-    lastName: 'Moreau',
     firstName: 'Claire',
     limit: 20,
   });
@@ -82,32 +113,93 @@ test('several matches are listed, none is opened, and a further detail must conf
   ]);
 });
 
+test('a detail both customers share still opens nothing; the next one decides', async () => {
+  rendered = await renderKiosk(<CustomersScreen />, { handlers: moreauHandlers });
+  const user = await search('famille.moreau@example.com');
+  await screen.findByTestId('customer-matches');
+  await confirmWith(user, 'Last name', 'Moreau');
+
+  // Still two: listed again, the last name now among the details used and not offered again.
+  const matches = await screen.findByTestId('customer-matches');
+  await within(matches).findByText('Already used: Last name.');
+  expect(within(matches).getAllByTestId('customer-match')).toHaveLength(2);
+  expect(
+    within(within(matches).getByRole('group', { name: 'Which detail' })).queryByRole('button', {
+      name: 'Last name',
+    }),
+  ).toBeNull();
+  expect(rendered.kiosk.callsOf('getCustomer')).toEqual([]);
+
+  await confirmWith(user, 'First name', 'Julien');
+  expect(
+    within(await screen.findByTestId('customer-detail')).getByRole('heading').textContent,
+  ).toBe('Julien Moreau');
+  expect(rendered.kiosk.callsOf('searchCustomers').at(-1)).toEqual({
+    email: 'famille.moreau@example.com',
+    lastName: 'Moreau',
+    firstName: 'Julien',
+    limit: 20,
+  });
+});
+
 test('a confirmation that matches nobody says so and opens nothing', async () => {
   rendered = await renderKiosk(<CustomersScreen />, { handlers: moreauHandlers });
-  const user = await search('famille.moreau@example.com', 'Moreau');
-  const matches = await screen.findByTestId('customer-matches');
-  await user.click(within(matches).getByRole('button', { name: 'First name' }));
-  await user.type(within(matches).getByRole('textbox', { name: 'First name' }), 'Paul');
-  await user.click(within(matches).getByRole('button', { name: 'Confirm' }));
+  const user = await search('famille.moreau@example.com');
+  await screen.findByTestId('customer-matches');
+  await confirmWith(user, 'First name', 'Paul');
   expect((await screen.findByTestId('customer-none')).textContent).toBe(
-    'No customer matches all the details given (Last name, First name). Check them with the customer.',
+    'No customer matches all the details given (First name). Check them with the customer.',
   );
   expect(rendered.kiosk.callsOf('getCustomer')).toEqual([]);
 });
 
 test('no match says so', async () => {
   rendered = await renderKiosk(<CustomersScreen />);
-  await search('nobody@example.com', 'Nobody');
+  await search('nobody@example.com');
   expect((await screen.findByTestId('customer-none')).textContent).toBe(
-    'No customer matches this e-mail address and the detail given (Last name).',
+    'No customer has this e-mail address. Check it with the customer.',
   );
+  expect(rendered.kiosk.callsOf('getCustomer')).toEqual([]);
 });
+
+/** A sale as getSale returns it; `hasInvoice` is what the history's entries do not tell. */
+function sale(uuid: string, number: string, hasInvoice: boolean, remainingToPay = 0): Sale {
+  return {
+    uuid,
+    number,
+    date: '2026-02-01T10:00:00.000Z',
+    shopId: null,
+    status: hasInvoice ? 'completed' : 'partially_paid',
+    customer: null,
+    lines: [
+      {
+        label: 'Lave-linge 8 kg',
+        reference: 'LL8',
+        productId: null,
+        itemId: null,
+        quantity: 1,
+        unitPriceInclTax: 499.9,
+        totalInclTax: 499.9,
+      },
+    ],
+    totals: { exclTax: 416.58, vat: 83.32, inclTax: 499.9, currency: 'EUR' },
+    amountPaid: 499.9 - remainingToPay,
+    remainingToPay,
+    hasInvoice,
+  };
+}
 
 test('one match opens the record; contact data only when the service sent it', async () => {
   const helene = customer('customer_helene', 'Hélène', 'Lefèvre', false);
   rendered = await renderKiosk(<CustomersScreen />, {
     handlers: {
       searchCustomers: () => page([helene]),
+      getSale: (request) =>
+        ok(
+          request.saleId === 'sale_1'
+            ? sale('sale_1', 'V-2026-001', true)
+            : sale('sale_2', 'V-2026-002', false, 299.9),
+        ),
       getCustomer: () => ok(helene),
       getCustomerHistory: () =>
         ok({
@@ -118,6 +210,15 @@ test('one match opens the record; contact data only when the service sent it', a
               number: 'V-2026-001',
               date: '2026-02-01T10:00:00.000Z',
               status: 'completed',
+              shopId: null,
+              totalInclTax: 499.9,
+              currency: 'EUR',
+            },
+            {
+              uuid: 'sale_2',
+              number: 'V-2026-002',
+              date: '2026-02-02T10:00:00.000Z',
+              status: 'partially_paid',
               shopId: null,
               totalInclTax: 499.9,
               currency: 'EUR',
@@ -144,7 +245,7 @@ test('one match opens the record; contact data only when the service sent it', a
         }),
     },
   });
-  const user = await search('helene@example.com', 'Lefèvre');
+  const user = await search('helene@example.com');
   const detail = await screen.findByTestId('customer-detail');
   expect(within(detail).queryByText('E-mail')).toBeNull();
   expect(within(detail).queryByText('Phone')).toBeNull();
@@ -157,7 +258,28 @@ test('one match opens the record; contact data only when the service sent it', a
   await user.click(screen.getByRole('button', { name: 'Read log of case SAV-12' }));
   expect((await screen.findByTestId('sav-log')).textContent).toContain('Pièce commandée');
 
-  await user.click(screen.getByRole('button', { name: 'Print invoice of sale V-2026-001' }));
+  // The history does not say which sales have an invoice: nothing to print until one is opened.
+  expect(within(sales).queryByRole('button', { name: /Print invoice/ })).toBeNull();
+
+  // A sale without an invoice: read from the service, no print, the reason in plain words.
+  await user.click(screen.getByRole('button', { name: 'Details of sale V-2026-002' }));
+  const unpaid = await screen.findByTestId('sale-detail');
+  expect(await within(unpaid).findByTestId('sale-no-invoice')).toHaveProperty(
+    'textContent',
+    'No invoice has been issued for this sale, so there is none to print.',
+  );
+  expect(unpaid.textContent).toContain('still to pay €299.90');
+  expect(within(unpaid).queryByRole('button', { name: /Print invoice/ })).toBeNull();
+  expect(rendered.kiosk.callsOf('getSale')).toEqual([{ saleId: 'sale_2' }]);
+
+  // One with an invoice: print is offered, and goes to the documents screen.
+  await user.click(screen.getByRole('button', { name: 'Details of sale V-2026-001' }));
+  expect(
+    screen
+      .getByRole('button', { name: 'Details of sale V-2026-001' })
+      .getAttribute('aria-expanded'),
+  ).toBe('true');
+  await user.click(await screen.findByRole('button', { name: 'Print invoice of sale V-2026-001' }));
   expect(rendered.stores.navigation.getState().screen).toBe('documents');
   expect(rendered.stores.documents.getState().document).toEqual({
     kind: 'invoice',
@@ -177,7 +299,7 @@ test('a 403 says which permission the account lacks', async () => {
         }),
     },
   });
-  await search('a@example.com', 'A');
+  await search('a@example.com');
   const alert = await screen.findByRole('alert');
   expect(alert.textContent).toContain('The kiosk’s account is not allowed to do this.');
   expect(alert.textContent).toContain(

@@ -1,8 +1,8 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test } from 'vitest';
 import { SetupScreen } from '../../../renderer/screens/SetupScreen.tsx';
-import { settings } from '../support/fixtures.ts';
+import { applyChanges, outboxSummary, settings, settingsReply } from '../support/fixtures.ts';
 import { fail, ok } from '../support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
 
@@ -45,13 +45,9 @@ const noCredentials = { configured: false, backend: null, writable: true, proble
 test('unlocked: settings saved with the PIN, language applied, credentials write-only, connection test', async () => {
   rendered = await renderKiosk(<SetupScreen />, {
     handlers: {
-      getSettings: () => ok({ settings, adminPinConfigured: true, credentials: noCredentials }),
+      getSettings: () => ok(settingsReply({}, { credentials: noCredentials })),
       updateSettings: (r) =>
-        ok({
-          settings: { ...settings, ...r.changes },
-          adminPinConfigured: true,
-          credentials: noCredentials,
-        }),
+        ok(settingsReply(applyChanges(settings, r.changes), { credentials: noCredentials })),
     },
   });
   const user = await typePin('1234');
@@ -96,4 +92,108 @@ test('unlocked: settings saved with the PIN, language applied, credentials write
   await user.click(screen.getByRole('button', { name: 'Verrouiller les réglages' }));
   expect(screen.getByRole('button', { name: 'Déverrouiller' })).toBeTruthy();
   expect(rendered.stores.setup.getState().unlockedWith).toBeNull();
+});
+
+test('the service: the demo sandbox or an http(s) base URL, saved for the next start', async () => {
+  let saved = settings;
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: {
+      getSettings: () => ok(settingsReply(saved)),
+      updateSettings: (r) => {
+        saved = applyChanges(saved, r.changes);
+        return ok(settingsReply(saved));
+      },
+    },
+  });
+  const user = await typePin('1234');
+  const form = await screen.findByTestId('service-form');
+  expect(within(form).getByTestId('service-in-use').textContent).toBe(
+    'Demo sandbox, built into the kiosk (http://127.0.0.1:4010)',
+  );
+  const choice = within(form).getByRole('group', { name: 'Service to use' });
+  expect(
+    within(choice).getByRole('button', { name: 'Demo sandbox' }).getAttribute('aria-pressed'),
+  ).toBe('true');
+  const save = within(form).getByRole('button', { name: 'Save service' });
+  expect((save as HTMLButtonElement).disabled).toBe(true);
+
+  await user.click(within(choice).getByRole('button', { name: 'Commerce API at an address' }));
+  const url = within(form).getByLabelText('API base URL');
+  await user.type(url, 'ftp://commerce.example.com');
+  expect(url.getAttribute('aria-invalid')).toBe('true');
+  expect(form.textContent).toContain('Enter an address starting with https:// or http://');
+  expect((save as HTMLButtonElement).disabled).toBe(true);
+
+  await user.clear(url);
+  await user.type(url, 'https://commerce.example.com/api');
+  expect(url.getAttribute('aria-invalid')).toBe('false');
+  expect(form.textContent).toContain('takes effect the next time the kiosk starts');
+  await user.click(save);
+  expect(rendered.kiosk.callsOf('updateSettings')).toEqual([
+    { adminPin: '1234', changes: { apiBaseUrl: 'https://commerce.example.com/api' } },
+  ]);
+  expect((await within(form).findByTestId('restart-required')).textContent).toBe(
+    'Saved: the kiosk will use https://commerce.example.com/api from its next start.',
+  );
+  // This run still shows the service in use.
+  expect(within(form).getByTestId('service-in-use').textContent).toContain('Demo sandbox');
+
+  // And back to the sandbox: nothing left to restart for.
+  await user.click(within(choice).getByRole('button', { name: 'Demo sandbox' }));
+  await user.click(save);
+  expect(rendered.kiosk.callsOf('updateSettings').at(-1)).toEqual({
+    adminPin: '1234',
+    changes: { apiBaseUrl: null },
+  });
+  await waitFor(() => expect(within(form).queryByTestId('restart-required')).toBeNull());
+});
+
+test('the offline limits: edited in euros, a count and hours; only the changed ones are sent', async () => {
+  let saved = settings;
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: {
+      getSettings: () => ok(settingsReply(saved)),
+      updateSettings: (r) => {
+        saved = applyChanges(saved, r.changes);
+        return ok(settingsReply(saved));
+      },
+      getOutboxSummary: () => ok({ ...outboxSummary, limits: saved.offlineLimits }),
+    },
+  });
+  const user = await typePin('1234');
+  const form = await screen.findByTestId('limits-form');
+  const perDebit = within(form).getByLabelText('Largest debit while offline (€)');
+  const maxAge = within(form).getByLabelText('Longest wait before a debit expires (hours)');
+  expect((perDebit as HTMLInputElement).value).toBe('150');
+  expect((maxAge as HTMLInputElement).value).toBe('72');
+  const save = within(form).getByRole('button', { name: 'Save limits' });
+  expect((save as HTMLButtonElement).disabled).toBe(true);
+
+  await user.clear(perDebit);
+  await user.type(perDebit, '12,345');
+  expect(perDebit.getAttribute('aria-invalid')).toBe('true');
+  expect(form.textContent).toContain('Enter an amount in euros, two decimals at most');
+  expect((save as HTMLButtonElement).disabled).toBe(true);
+
+  await user.clear(perDebit);
+  await user.type(perDebit, '80,5');
+  await user.clear(maxAge);
+  await user.type(maxAge, '24');
+  await user.click(save);
+  expect(rendered.kiosk.callsOf('updateSettings')).toEqual([
+    {
+      adminPin: '1234',
+      changes: { offlineLimits: { maxOfflineDebitAmount: 80.5, maxAgeMs: 24 * 3_600_000 } },
+    },
+  ]);
+  expect(await screen.findByText('Settings saved.')).toBeTruthy();
+  // Main applied them to the outbox at once: its summary, read again, shows them.
+  await waitFor(() =>
+    expect(within(form).getByTestId('offline-limits').textContent).toContain(
+      'At most €80.50 per debit while offline',
+    ),
+  );
+  // Saved: nothing left to send (the French comma was the same 80.50).
+  expect((save as HTMLButtonElement).disabled).toBe(true);
+  expect(form.textContent).toContain('New limits apply from the next gift-card debit');
 });

@@ -11,7 +11,12 @@ import type { MessageName, ReplyOf, RequestOf } from '../../../shared/ipc/contra
 import type { IpcResult } from '../../../shared/ipc/errors.ts';
 import type { DebitView, OutboxSummaryReply } from '../../../shared/ipc/gift-cards.ts';
 import type { PrintJob } from '../../../shared/ipc/printing.ts';
-import type { KioskSettings, KioskStatus } from '../../../shared/ipc/status.ts';
+import type {
+  KioskSettings,
+  KioskSettingsChanges,
+  KioskStatus,
+  SettingsReply,
+} from '../../../shared/ipc/status.ts';
 
 /** Sample records shaped by the contract's types, so a contract change breaks these first. */
 
@@ -38,12 +43,48 @@ export const status: KioskStatus = {
   startedAt: NOW,
 };
 
+export const offlineLimits: KioskSettings['offlineLimits'] = {
+  maxOfflineDebitAmount: 150,
+  maxPendingAmount: 1000,
+  maxPendingAmountPerCard: 300,
+  maxPendingCount: 50,
+  maxAgeMs: 72 * 3_600_000,
+};
+
 export const settings: KioskSettings = {
   locale: 'en',
   shopId: null,
   printer: null,
   paperSize: null,
+  apiBaseUrl: null,
+  offlineLimits,
 };
+
+/** getSettings' reply around some settings, as main builds it (on the demo sandbox). */
+export function settingsReply(
+  overrides: Partial<KioskSettings> = {},
+  extra: Partial<Omit<SettingsReply, 'settings'>> = {},
+): SettingsReply {
+  const current = { ...settings, ...overrides };
+  return {
+    settings: current,
+    adminPinConfigured: true,
+    credentials: status.credentials,
+    sandboxAvailable: true,
+    restartRequired: current.apiBaseUrl !== null,
+    ...extra,
+  };
+}
+
+/** What main does with a change: only the keys given, the limits one by one. */
+export function applyChanges(base: KioskSettings, changes: KioskSettingsChanges): KioskSettings {
+  const { offlineLimits: limits, ...rest } = changes;
+  return {
+    ...base,
+    ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
+    offlineLimits: { ...base.offlineLimits, ...limits },
+  };
+}
 
 export const catalogStatus: CatalogStatus = {
   ready: true,
@@ -221,13 +262,7 @@ export const outboxSummary: OutboxSummaryReply = {
   sendingCount: 0,
   needingAttention: { refused: 0, failed: 0, expired: 0, total: 0 },
   sender: { running: true, holdsLease: true, paused: null, gateUntil: null, inFlight: 0 },
-  limits: {
-    maxOfflineDebitAmount: 150,
-    maxPendingAmount: 1000,
-    maxPendingAmountPerCard: 300,
-    maxPendingCount: 50,
-    maxAgeMs: 72 * 3_600_000,
-  },
+  limits: offlineLimits,
 };
 
 export function printJob(overrides: Partial<PrintJob> = {}): PrintJob {
@@ -311,13 +346,8 @@ export const defaultReplies: Replies = {
     }),
   getStatus: () => ok(status),
   checkConnectivity: () => ok({ connectivity: 'online' }),
-  getSettings: () => ok({ settings, adminPinConfigured: true, credentials: status.credentials }),
-  updateSettings: (request) =>
-    ok({
-      settings: { ...settings, ...request.changes },
-      adminPinConfigured: true,
-      credentials: status.credentials,
-    }),
+  getSettings: () => ok(settingsReply()),
+  updateSettings: (request) => ok(settingsReply(applyChanges(settings, request.changes))),
   setCredentials: () =>
     ok({ credentials: { configured: true, backend: 'keytar', writable: true, problem: null } }),
   testConnection: () =>

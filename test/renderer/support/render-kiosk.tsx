@@ -7,7 +7,8 @@ import {
   type KioskStores,
 } from '../../../renderer/stores/kiosk-stores.ts';
 import { StoresProvider } from '../../../renderer/stores/stores-context.tsx';
-import { fakeKiosk, type FakeKiosk, type Handlers } from './fake-kiosk.ts';
+import { fakeKiosk, ok, type FakeKiosk, type Handlers } from './fake-kiosk.ts';
+import { settingsReply } from './fixtures.ts';
 
 export interface RenderedKiosk extends RenderResult {
   readonly kiosk: FakeKiosk;
@@ -23,7 +24,8 @@ export async function renderKiosk(
   ui: ReactElement,
   { handlers = {}, locale = 'en' }: { readonly handlers?: Handlers; readonly locale?: Locale } = {},
 ): Promise<RenderedKiosk> {
-  const kiosk = fakeKiosk(handlers);
+  // Main's settings carry the kiosk's language, which the app takes at start-up.
+  const kiosk = fakeKiosk({ getSettings: () => ok(settingsReply({ locale })), ...handlers });
   const stores = createKioskStores(kiosk.api, locale);
   let stop = () => {};
   let result: RenderResult | undefined;

@@ -80,11 +80,61 @@ describe('the IPC contract', () => {
     for (const name of admin) expect(schemaKeys(ipcMessages[name].request)).toContain('adminPin');
   });
 
-  it('needs the exact e-mail and a second criterion to search customers', () => {
+  it('searches customers by the exact e-mail alone, a second criterion optional', () => {
     const schema = ipcMessages.searchCustomers.request;
-    expect(schema.safeParse({ email: 'a@example.com' }).success).toBe(false);
-    expect(schema.safeParse({ lastName: 'Moreau' }).success).toBe(false);
+    expect(schema.safeParse({ email: 'a@example.com' }).success).toBe(true);
     expect(schema.safeParse({ email: 'a@example.com', postalCode: '69003' }).success).toBe(true);
+    expect(
+      schema.safeParse({ email: 'a@example.com', lastName: 'Moreau', firstName: 'Julien' }).success,
+    ).toBe(true);
+    // Never without the e-mail address, never a partial one, never an empty criterion.
+    expect(schema.safeParse({ lastName: 'Moreau' }).success).toBe(false);
+    expect(schema.safeParse({ email: 'moreau' }).success).toBe(false);
+    expect(schema.safeParse({ email: 'a@example.com', firstName: '   ' }).success).toBe(false);
+  });
+
+  it('settings changes: an http(s) base URL or the sandbox, offline limits within bounds', () => {
+    const changes = (value: object) =>
+      ipcMessages.updateSettings.request.safeParse({ adminPin: '1234', changes: value }).success;
+    expect(changes({})).toBe(true);
+    expect(changes({ apiBaseUrl: null })).toBe(true);
+    expect(changes({ apiBaseUrl: 'http://127.0.0.1:4010' })).toBe(true);
+    expect(changes({ apiBaseUrl: 'https://commerce.example.com/api' })).toBe(true);
+    for (const bad of [
+      'ftp://commerce.example.com',
+      'javascript:alert(1)',
+      'commerce.example.com',
+      'https://user:pass@commerce.example.com',
+      'https://commerce.example.com/?token=x',
+      'https://commerce.example.com/#x',
+      '',
+    ]) {
+      expect(changes({ apiBaseUrl: bad }), bad).toBe(false);
+    }
+    expect(changes({ offlineLimits: {} })).toBe(true);
+    expect(
+      changes({
+        offlineLimits: {
+          maxOfflineDebitAmount: 0,
+          maxPendingAmount: 2_000.5,
+          maxPendingAmountPerCard: 300,
+          maxPendingCount: 10,
+          maxAgeMs: 24 * 3_600_000,
+        },
+      }),
+    ).toBe(true);
+    for (const bad of [
+      { maxOfflineDebitAmount: -1 },
+      { maxOfflineDebitAmount: 1.005 },
+      { maxPendingAmount: Number.POSITIVE_INFINITY },
+      { maxPendingCount: 2.5 },
+      { maxPendingCount: '10' },
+      { maxAgeMs: 1_000 },
+      { maxAgeMs: 365 * 24 * 3_600_000 },
+      { maxAge: 3_600_000 },
+    ]) {
+      expect(changes({ offlineLimits: bad }), JSON.stringify(bad)).toBe(false);
+    }
   });
 
   it('never coerces: numbers as strings are refused', () => {

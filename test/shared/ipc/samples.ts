@@ -39,7 +39,14 @@ export const validRequests: { readonly [N in MessageName]: RequestOf<N> } = {
   getStatus: {},
   checkConnectivity: {},
   getSettings: {},
-  updateSettings: { adminPin: '1234', changes: { locale: 'en' } },
+  updateSettings: {
+    adminPin: '1234',
+    changes: {
+      locale: 'en',
+      apiBaseUrl: 'https://commerce.example.com/api',
+      offlineLimits: { maxOfflineDebitAmount: 80, maxPendingCount: 20 },
+    },
+  },
   setCredentials: { adminPin: '1234', email: 'kiosk@example.com', password: 'secret' },
   testConnection: {},
   checkAdminPin: { pin: '1234' },
