@@ -51,7 +51,9 @@ describe('request preparation', () => {
       { query: { email: 'a+b@x.test' } },
       base,
     );
-    expect(search.url).toBe(`${base}/v1/customers/search?email=a%2Bb%40x.test&matchMode=exact&page=1&limit=50`);
+    expect(search.url).toBe(
+      `${base}/v1/customers/search?email=a%2Bb%40x.test&matchMode=exact&page=1&limit=50`,
+    );
   });
 
   test('the debit body is serialised once with the caller key in the header', () => {

@@ -7,16 +7,28 @@ import { describe, expect, it } from 'vitest';
 import { openApiPath, renderOpenApiYaml } from '../../../build/openapi.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const specPath = fileURLToPath(new URL('../../../../shared/spec/commerce-external-api-v1.md', import.meta.url));
+const specPath = fileURLToPath(
+  new URL('../../../../shared/spec/commerce-external-api-v1.md', import.meta.url),
+);
 
 interface Document {
-  paths: Record<string, Record<string, { operationId?: string; responses: Record<string, unknown>; 'x-scopes'?: unknown }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { operationId?: string; responses: Record<string, unknown>; 'x-scopes'?: unknown }
+    >
+  >;
 }
 
 const committed = await readFile(openApiPath, 'utf8');
 const document = parse(committed) as Document;
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-  Object.entries(methods).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+  Object.entries(methods).map(([method, operation]) => ({
+    method: method.toUpperCase(),
+    path,
+    operation,
+  })),
 );
 
 /** The spec's operation list: `| METHOD | /path | purpose | scopes |` rows. */
@@ -53,7 +65,9 @@ describe('shared/api/openapi.yaml', () => {
       const errors = Object.entries(operation.responses).filter(([status]) => status !== '200');
       expect(errors.length, `${method} ${path}`).toBeGreaterThan(0);
       for (const [status, response] of errors) {
-        expect(JSON.stringify(response), `${method} ${path} ${status}`).toContain('#/components/schemas/ApiError');
+        expect(JSON.stringify(response), `${method} ${path} ${status}`).toContain(
+          '#/components/schemas/ApiError',
+        );
       }
     }
   });
@@ -62,15 +76,22 @@ describe('shared/api/openapi.yaml', () => {
     const put = document.paths['/v1/gift-cards/{giftCardId}']?.['put'] as unknown as {
       parameters: { name: string; in: string; required: boolean }[];
     };
-    expect(put.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true }));
+    expect(put.parameters).toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true }),
+    );
   });
 
   it('lints clean with @redocly/cli', async () => {
-    const redocly = fileURLToPath(new URL('../../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
+    const redocly = fileURLToPath(
+      new URL('../../../node_modules/@redocly/cli/bin/cli.js', import.meta.url),
+    );
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       [redocly, 'lint', '--skip-rule', 'info-license-strict', '--format', 'json', openApiPath],
-      { cwd: root, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+      {
+        cwd: root,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
     ).catch((error: { stdout: string; stderr: string }) => error);
     const report = JSON.parse(stdout) as { totals: { errors: number } };
     expect(report.totals.errors, stderr).toBe(0);

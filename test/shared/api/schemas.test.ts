@@ -35,14 +35,22 @@ describe('closed shapes (additionalProperties: false)', () => {
     ok(CatalogProduct, product());
     refused(CatalogProduct, { ...product(), extra: 1 });
     refused(CatalogProduct, { ...product(), items: [{ ...item(), extra: 1 }] });
-    refused(CatalogProduct, { ...product(), stock: { available: true, totalQuantity: 1, extra: 1 } });
+    refused(CatalogProduct, {
+      ...product(),
+      stock: { available: true, totalQuantity: 1, extra: 1 },
+    });
   });
 
   it('refuses a catalogue reply or change-feed reply with an extra member', () => {
     const reply = catalogReply();
     ok(CatalogProductsReply, reply);
     refused(CatalogProductsReply, { ...reply, extra: true });
-    const changes = { since: '2026-11-20T00:00:00Z', until: '2026-11-21T00:00:00Z', changes: [], pagination: { page: 1, limit: 100, total: 0, hasNextPage: false } };
+    const changes = {
+      since: '2026-11-20T00:00:00Z',
+      until: '2026-11-21T00:00:00Z',
+      changes: [],
+      pagination: { page: 1, limit: 100, total: 0, hasNextPage: false },
+    };
     ok(CatalogChangesReply, changes);
     refused(CatalogChangesReply, { ...changes, next: 'x' });
   });
@@ -57,10 +65,24 @@ describe('required, nullable and optional', () => {
   it('requires every catalogue field, and accepts null only where the spec says nullable', () => {
     const { ean: _ean, ...withoutEan } = product();
     refused(CatalogProduct, withoutEan);
-    ok(CatalogProduct, { ...product(), ean: null, name: null, category: null, supplier: null, priceRange: null, updatedAt: null });
+    ok(CatalogProduct, {
+      ...product(),
+      ean: null,
+      name: null,
+      category: null,
+      supplier: null,
+      priceRange: null,
+      updatedAt: null,
+    });
     refused(CatalogProduct, { ...product(), displayedOnline: null });
     refused(CatalogProduct, { ...product(), media: null });
-    ok(ItemEntry, { ...item(), quantity: null, shop: null, inStockDate: null, promotionPrice: null });
+    ok(ItemEntry, {
+      ...item(),
+      quantity: null,
+      shop: null,
+      inStockDate: null,
+      promotionPrice: null,
+    });
     refused(ItemEntry, { ...item(), availability: null });
   });
 
@@ -82,7 +104,13 @@ describe('enumerations', () => {
   });
 
   it('accepts the change types and actions of the spec only', () => {
-    const change = { type: 'product-item', id: 'item_1', productId: 'prod_1', action: 'price_updated', updatedAt: '2026-11-21T08:00:00Z' };
+    const change = {
+      type: 'product-item',
+      id: 'item_1',
+      productId: 'prod_1',
+      action: 'price_updated',
+      updatedAt: '2026-11-21T08:00:00Z',
+    };
     ok(CatalogChange, change);
     ok(CatalogChange, { ...change, productId: undefined, type: 'shop', action: 'deleted' });
     refused(CatalogChange, { ...change, type: 'products' });
@@ -92,7 +120,10 @@ describe('enumerations', () => {
   it('accepts media type image and currency EUR only', () => {
     ok(CatalogProduct, product());
     refused(CatalogProduct, { ...product(), media: [{ type: 'video', url: 'u', isMain: true }] });
-    refused(CatalogProduct, { ...product(), priceRange: { minInclTax: 1, maxInclTax: 2, currency: 'USD' } });
+    refused(CatalogProduct, {
+      ...product(),
+      priceRange: { minInclTax: 1, maxInclTax: 2, currency: 'USD' },
+    });
     refused(GiftCardDebit, { amount: 5, currency: 'USD' });
   });
 });
@@ -103,7 +134,10 @@ describe('query ranges and defaults', () => {
     expect(CatalogProductsQuery.parse({}).limit).toBe(50);
     expect(ProductsQuery.parse({}).limit).toBe(50);
     expect(ProductsQuery.parse({}).page).toBe(1);
-    expect(CatalogProductsQuery.parse({})).toMatchObject({ availableOnly: false, displayedOnline: true });
+    expect(CatalogProductsQuery.parse({})).toMatchObject({
+      availableOnly: false,
+      displayedOnline: true,
+    });
   });
 
   it('accepts page >= 1 and limit 1..500, from strings as on the wire', () => {
@@ -143,7 +177,10 @@ describe('comma lists without spaces', () => {
   it('accepts enumerated values joined by commas', () => {
     ok(ProductsQuery, { include: 'stock' });
     ok(ProductsQuery, { include: 'characteristics,media,stock,prices' });
-    ok(CatalogChangesQuery, { since: '2026-11-20T00:00:00Z', types: 'products,product-items,shops' });
+    ok(CatalogChangesQuery, {
+      since: '2026-11-20T00:00:00Z',
+      types: 'products,product-items,shops',
+    });
   });
 
   it('refuses spaces, empty elements and unknown values', () => {
@@ -173,8 +210,16 @@ describe('dates', () => {
   it('takes YYYY-MM-DD where a date-only value is expected', () => {
     const credit = operations.listCustomerCredits.reply.json.shape.data.element;
     const value = {
-      id: 'credit_1', type: 'credit_note', label: 'Avoir', initialAmount: 20, remainingAmount: 5, currency: 'EUR',
-      status: 'active', createdAt: '2026-01-01T10:00:00Z', expiresOn: '2027-01-01', giftCardId: null,
+      id: 'credit_1',
+      type: 'credit_note',
+      label: 'Avoir',
+      initialAmount: 20,
+      remainingAmount: 5,
+      currency: 'EUR',
+      status: 'active',
+      createdAt: '2026-01-01T10:00:00Z',
+      expiresOn: '2027-01-01',
+      giftCardId: null,
     };
     ok(credit, value);
     refused(credit, { ...value, expiresOn: '2027-01-01T00:00:00Z' });
@@ -182,7 +227,17 @@ describe('dates', () => {
 });
 
 describe('pagination variants', () => {
-  const catalog = { page: 1, limit: 50, count: 50, total: 120, totalPages: 3, hasNextPage: true, hasPreviousPage: false, nextPage: 2, previousPage: null };
+  const catalog = {
+    page: 1,
+    limit: 50,
+    count: 50,
+    total: 120,
+    totalPages: 3,
+    hasNextPage: true,
+    hasPreviousPage: false,
+    nextPage: 2,
+    previousPage: null,
+  };
 
   it('requires all nine catalogue fields and nothing more', () => {
     ok(CatalogPagination, catalog);
@@ -208,28 +263,55 @@ describe('pagination variants', () => {
 describe('catalogue filters and meta', () => {
   it('echoes the applied filters with nullable updatedSince and shopUuid', () => {
     ok(CatalogProductsReply, catalogReply());
-    refused(CatalogProductsReply, { ...catalogReply(), filters: { ...catalogReply().filters, shopUuid: undefined } });
-    refused(CatalogProductsReply, { ...catalogReply(), meta: { ...catalogReply().meta, currency: 'USD' } });
+    refused(CatalogProductsReply, {
+      ...catalogReply(),
+      filters: { ...catalogReply().filters, shopUuid: undefined },
+    });
+    refused(CatalogProductsReply, {
+      ...catalogReply(),
+      meta: { ...catalogReply().meta, currency: 'USD' },
+    });
   });
 });
 
 describe('error object', () => {
   it('requires message and allows the optional members and missingScopes', () => {
-    ok(ApiError, { message: 'FORBIDDEN: missing scope', statusCode: 403, code: 'FORBIDDEN', error: 'Request Error', missingScopes: ['stock:read'] });
+    ok(ApiError, {
+      message: 'FORBIDDEN: missing scope',
+      statusCode: 403,
+      code: 'FORBIDDEN',
+      error: 'Request Error',
+      missingScopes: ['stock:read'],
+    });
     ok(ApiError, { message: 'CONFLICT: x', code: 409 });
     refused(ApiError, { statusCode: 400 });
   });
 
   it('splits the stable code from the explanation', () => {
-    expect(parseErrorMessage('INSUFFICIENT_BALANCE: balance 4.50 EUR')).toEqual({ code: 'INSUFFICIENT_BALANCE', explanation: 'balance 4.50 EUR' });
-    expect(parseErrorMessage('something broke')).toEqual({ code: undefined, explanation: 'something broke' });
-    expect(errorBody('RATE_LIMITED', 'slow down')).toEqual({ message: 'RATE_LIMITED: slow down', statusCode: 429, code: 'RATE_LIMITED', error: 'Request Error' });
+    expect(parseErrorMessage('INSUFFICIENT_BALANCE: balance 4.50 EUR')).toEqual({
+      code: 'INSUFFICIENT_BALANCE',
+      explanation: 'balance 4.50 EUR',
+    });
+    expect(parseErrorMessage('something broke')).toEqual({
+      code: undefined,
+      explanation: 'something broke',
+    });
+    expect(errorBody('RATE_LIMITED', 'slow down')).toEqual({
+      message: 'RATE_LIMITED: slow down',
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      error: 'Request Error',
+    });
   });
 });
 
 describe('identifiers are opaque', () => {
   it('accepts prefixed public identifiers where a UUID validator would refuse them', () => {
-    ok(CatalogProduct, { ...product(), uuid: 'customer_42', items: [{ ...item(), shop: { ...item().shop!, id: 'shop_paris-rivoli' } }] });
+    ok(CatalogProduct, {
+      ...product(),
+      uuid: 'customer_42',
+      items: [{ ...item(), shop: { ...item().shop!, id: 'shop_paris-rivoli' } }],
+    });
     ok(operations.getGiftCard.params, { giftCardId: 'gift_card_7F3A' });
     refused(operations.getGiftCard.params, { giftCardId: '' });
   });
@@ -249,8 +331,18 @@ describe('writes', () => {
   });
 
   it('validates the customer replacement body', () => {
-    ok(CustomerReplacement, { typeCustomer: 'individual', firstName: 'Chloé', lastName: 'Martin', email: 'chloe@example.test' });
-    refused(CustomerReplacement, { typeCustomer: 'individual', firstName: 'Chloé', lastName: 'Martin', email: 'not-an-email' });
+    ok(CustomerReplacement, {
+      typeCustomer: 'individual',
+      firstName: 'Chloé',
+      lastName: 'Martin',
+      email: 'chloe@example.test',
+    });
+    refused(CustomerReplacement, {
+      typeCustomer: 'individual',
+      firstName: 'Chloé',
+      lastName: 'Martin',
+      email: 'not-an-email',
+    });
     refused(CustomerReplacement, { typeCustomer: 'individual', firstName: 'Chloé' });
   });
 
@@ -264,8 +356,25 @@ describe('writes', () => {
 function catalogReply() {
   return {
     data: [product()],
-    pagination: { page: 1, limit: 50, count: 1, total: 1, totalPages: 1, hasNextPage: false, hasPreviousPage: false, nextPage: null, previousPage: null },
-    filters: { page: 1, limit: 50, updatedSince: null, shopUuid: null, availableOnly: false, displayedOnline: true },
+    pagination: {
+      page: 1,
+      limit: 50,
+      count: 1,
+      total: 1,
+      totalPages: 1,
+      hasNextPage: false,
+      hasPreviousPage: false,
+      nextPage: null,
+      previousPage: null,
+    },
+    filters: {
+      page: 1,
+      limit: 50,
+      updatedSince: null,
+      shopUuid: null,
+      availableOnly: false,
+      displayedOnline: true,
+    },
     meta: { generatedAt: '2026-11-21T10:00:00Z', currency: 'EUR' as const, included: ['items'] },
   };
 }

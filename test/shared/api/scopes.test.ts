@@ -3,14 +3,18 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { operationList, operations } from '../../../shared/api/index.ts';
 
-const specPath = fileURLToPath(new URL('../../../../shared/spec/commerce-external-api-v1.md', import.meta.url));
+const specPath = fileURLToPath(
+  new URL('../../../../shared/spec/commerce-external-api-v1.md', import.meta.url),
+);
 const spec = await readFile(specPath, 'utf8');
 
 /** The spec's operation list rows: method, path and the "Required scopes" column. */
 const rows = [...spec.matchAll(/^\| (GET|PUT|POST) \| (\/\S+) \| [^|]+ \| ([^|]+) \|$/gm)]
   .map((m) => ({ key: `${m[1]} ${m[2]}`, scopes: m[3]!.trim() }))
   // "same as list of sales": the detail inherits the row above it.
-  .map((row, index, all) => (row.scopes.startsWith('same as') ? { ...row, scopes: all[index - 1]!.scopes } : row));
+  .map((row, index, all) =>
+    row.scopes.startsWith('same as') ? { ...row, scopes: all[index - 1]!.scopes } : row,
+  );
 const scopeNames = (text: string) => text.match(/[a-z-]+:[a-z-]+(?::[a-z-]+)?/g) ?? [];
 
 describe('scopes as data', () => {
@@ -39,15 +43,23 @@ describe('scopes as data', () => {
 
   it('states the conditional rules the sandbox and client rely on', () => {
     expect(operations.listProducts.scopes.conditional).toContainEqual(
-      expect.objectContaining({ scopes: ['stock:read'], effect: 'forbid', when: { queryIncludes: { param: 'include', values: ['stock'] } } }),
+      expect.objectContaining({
+        scopes: ['stock:read'],
+        effect: 'forbid',
+        when: { queryIncludes: { param: 'include', values: ['stock'] } },
+      }),
     );
-    expect(operations.getGiftCard.scopes.conditional.filter((rule) => rule.effect === 'omit').map((rule) => rule.block)).toEqual([
-      'customer',
-      'origin',
-      'usages',
-      'invoice',
+    expect(
+      operations.getGiftCard.scopes.conditional
+        .filter((rule) => rule.effect === 'omit')
+        .map((rule) => rule.block),
+    ).toEqual(['customer', 'origin', 'usages', 'invoice']);
+    expect(operations.getCustomerHistory.scopes.anyOf).toEqual([
+      'sales:read',
+      'orders:read',
+      'sav:read',
+      'customer-credits:read',
     ]);
-    expect(operations.getCustomerHistory.scopes.anyOf).toEqual(['sales:read', 'orders:read', 'sav:read', 'customer-credits:read']);
     expect(operations.authenticate.auth).toBe('none');
     expect(operationList.filter((op) => op.auth === 'none')).toHaveLength(1);
   });
