@@ -305,8 +305,15 @@ export class CatalogQueries {
   #liveWanted(fresh: boolean | undefined): CatalogSource | undefined {
     const source = this.#liveAny();
     if (source === undefined) return undefined;
-    if (fresh === true || !this.ready || this.#state.get('forbidden') !== undefined) return source;
-    return undefined;
+    return this.searchWantsService(fresh) ? source : undefined;
+  }
+
+  /**
+   * Whether `search` with this `fresh` asks the service (given one, and online) rather than the
+   * mirror: for a caller that sets up the service, and its credentials, only when it is asked.
+   */
+  searchWantsService(fresh?: boolean): boolean {
+    return fresh === true || !this.ready || this.#state.get('forbidden') !== undefined;
   }
 
   async #searchLive(source: CatalogSource, query: SearchQuery): Promise<SearchAnswer> {

@@ -21,8 +21,8 @@ import { type CliIo, UsageError, exitCodeFor, exitCodes, loadCredentials } from 
  *
  * Common flags: --data-dir (or env KIOSK_DATA_DIR), --base-url (or KIOSK_API_BASE_URL),
  * --credentials <file> (or KIOSK_API_EMAIL and KIOSK_API_PASSWORD), --verbose.
- * `search` answers from the mirror; with --fresh, or when the mirror was never synchronised, it
- * asks the service if a base URL and credentials are configured.
+ * `search` answers from the mirror, without reading credentials; with --fresh, or when the mirror
+ * was never synchronised, it asks the service if a base URL and credentials are configured.
  */
 
 export const catalogUsage = `usage:
@@ -176,9 +176,13 @@ async function search(
       throw new UsageError('USAGE', '--limit expects an integer from 1 to 100');
     limit = Number(values.limit);
   }
-  const client = await connect(values, context, values.fresh === true);
+  const database = openData(values, io);
+  let client: CommerceApiClient | undefined;
   try {
-    const database = openData(values, io);
+    // A mirror answer needs neither the service nor credentials (a technician over SSH has no
+    // keyring): connect only when the search will ask the service.
+    const mirrorOnly = !new CatalogQueries({ database }).searchWantsService(values.fresh);
+    if (!mirrorOnly) client = await connect(values, context, values.fresh === true);
     try {
       const queries = new CatalogQueries({
         database,
@@ -195,10 +199,10 @@ async function search(
       io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
       return exitCodes.ok;
     } finally {
-      database.close();
+      client?.close();
     }
   } finally {
-    client?.close();
+    database.close();
   }
 }
 

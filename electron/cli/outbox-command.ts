@@ -4,6 +4,7 @@ import type { Clock } from '../api/clock.ts';
 import { type CommerceApiClient, createApiClient } from '../api/client.ts';
 import { isCommerceApiError } from '../api/errors.ts';
 import type { Credentials } from '../api/token.ts';
+import { savedOfflineLimits } from '../kiosk/settings-store.ts';
 import { type Logger, createRedactingLogger, silentLogger } from '../logging/redacting-logger.ts';
 import { connectivityOf, createApiGateway, outboxClientRetry } from '../outbox/api-gateway.ts';
 import { OutboxError } from '../outbox/errors.ts';
@@ -32,7 +33,9 @@ import { StorageError } from '../storage/errors.ts';
  *
  * `--data-dir` defaults to env KIOSK_DATA_DIR; `--base-url`/`--credentials` (or env
  * KIOSK_API_BASE_URL, KIOSK_API_EMAIL, KIOSK_API_PASSWORD) are needed by `drain`, `enqueue --wait`
- * and `--policy require_online` only: a debit can be accepted with the network down.
+ * and `--policy require_online` only: a debit can be accepted with the network down. The offline
+ * limits are the kiosk app's: those an administrator saved in the data directory's
+ * kiosk-settings.json apply here too.
  *
  * Exit codes (kioskctl's 0-5, plus three of the outbox's own):
  *   0  done (enqueue: committed; --wait: applied, or still pending when the wait ended)
@@ -74,6 +77,10 @@ export interface OutboxCommandContext {
    * credentials like `kioskctl api` and makes a client with one HTTP attempt per debit call.
    */
   readonly connect?: (settings: ConnectSettings) => Promise<ApiConnection>;
+  /**
+   * Limits before the kiosk's own: those an administrator saved in the data directory's settings
+   * file (as the kiosk app applies them) win, key by key.
+   */
   readonly limits?: Partial<OfflineLimits>;
   readonly sender?: Partial<Omit<SenderOptions, 'outbox' | 'gateway'>>;
   readonly clock?: Clock;
@@ -218,6 +225,11 @@ async function run(args: readonly string[], context: OutboxCommandContext): Prom
 
   // Validate what needs no database before opening it.
   const id = takesId ? parseId(rest[0]) : undefined;
+  // The limits the kiosk app applies: its defaults, then what an administrator saved.
+  const limits: Partial<OfflineLimits> = {
+    ...context.limits,
+    ...savedOfflineLimits(dataDir, logger),
+  };
   const db = openDatabase({ dataDir });
   let connection: ApiConnection | undefined;
   try {
@@ -231,7 +243,7 @@ async function run(args: readonly string[], context: OutboxCommandContext): Prom
           connection = await connect();
           await connection.check();
         }
-        const outbox = makeOutbox(db, context, connection?.connectivity);
+        const outbox = makeOutbox(db, context, limits, connection?.connectivity);
         const { debit } = outbox.enqueue({
           giftCardId,
           amount,
@@ -264,7 +276,7 @@ async function run(args: readonly string[], context: OutboxCommandContext): Prom
         const timeoutMs =
           values.timeout === undefined ? 60_000 : parseSeconds(values.timeout, '--timeout');
         connection = await connect();
-        const outbox = makeOutbox(db, context, connection.connectivity);
+        const outbox = makeOutbox(db, context, limits, connection.connectivity);
         const sender = new OutboxSender({
           outbox,
           gateway: connection.gateway,
@@ -277,17 +289,17 @@ async function run(args: readonly string[], context: OutboxCommandContext): Prom
       }
       case 'list': {
         const state = values.state === undefined ? undefined : parseState(values.state);
-        const outbox = makeOutbox(db, context);
+        const outbox = makeOutbox(db, context, limits);
         const debits = outbox.list(state === undefined ? {} : { state });
         io.stdout(`${JSON.stringify({ debits: debits.map(view) })}\n`);
         return outboxExitCodes.ok;
       }
       case 'show': {
-        io.stdout(`${JSON.stringify(view(makeOutbox(db, context).get(id!)))}\n`);
+        io.stdout(`${JSON.stringify(view(makeOutbox(db, context, limits).get(id!)))}\n`);
         return outboxExitCodes.ok;
       }
       case 'cancel': {
-        io.stdout(`${JSON.stringify(view(makeOutbox(db, context).cancel(id!)))}\n`);
+        io.stdout(`${JSON.stringify(view(makeOutbox(db, context, limits).cancel(id!)))}\n`);
         return outboxExitCodes.ok;
       }
       default:
@@ -302,12 +314,13 @@ async function run(args: readonly string[], context: OutboxCommandContext): Prom
 function makeOutbox(
   db: KioskDatabase,
   context: OutboxCommandContext,
+  limits: Partial<OfflineLimits>,
   connectivity?: () => ConnectivityStatus,
 ): Outbox {
   return new Outbox({
     db,
     ...(context.clock ? { clock: context.clock } : {}),
-    ...(context.limits ? { limits: context.limits } : {}),
+    limits,
     ...(connectivity ? { connectivity } : {}),
   });
 }

@@ -54,7 +54,8 @@ const baseUrl = saved === undefined ? env['KIOSK_API_BASE_URL'] || undefined : (
 const demo = baseUrl === undefined;
 const port = env['KIOSK_PORT'] ? Number(env['KIOSK_PORT']) : 0;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) fail('KIOSK_PORT must be a port number');
-const adminPin = env['KIOSK_ADMIN_PIN'] || (demo ? DEMO_ADMIN_PIN : undefined);
+const configuredPin = env['KIOSK_ADMIN_PIN'] || undefined;
+const adminPin = configuredPin ?? (demo ? DEMO_ADMIN_PIN : undefined);
 
 // The demo's data goes with the demo: the sandbox starts from its seed on every run, so an
 // outbox or a mirror kept from a previous run would describe another world.
@@ -107,7 +108,12 @@ services.start();
 process.stdout.write(
   [
     `kiosk: ${demo ? 'demo on the embedded sandbox' : `Commerce API at ${services.apiOrigin}`} (data: ${dataDir})`,
-    ...(demo ? [`kiosk: demo administrator PIN: ${DEMO_ADMIN_PIN}`] : []),
+    // Only the demo's own PIN is shown; one an administrator set is never printed.
+    ...(configuredPin !== undefined
+      ? ['kiosk: administrator PIN: from KIOSK_ADMIN_PIN']
+      : demo
+        ? [`kiosk: demo administrator PIN: ${DEMO_ADMIN_PIN}`]
+        : []),
     `kiosk: open ${host.url}`,
     '',
   ].join('\n'),

@@ -4,6 +4,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskSettings, KioskSettingsChanges } from '../../shared/ipc/status.ts';
 import { type Logger, silentLogger } from '../logging/redacting-logger.ts';
+import type { OfflineLimits } from '../outbox/limits.ts';
 
 export const SETTINGS_FILE = 'kiosk-settings.json';
 
@@ -94,6 +95,17 @@ export function savedApiBaseUrl(
   logger: Logger = silentLogger,
 ): string | null | undefined {
   return readOverrides(dataDir, logger).apiBaseUrl;
+}
+
+/**
+ * The offline limits an administrator saved (only those; the rest follow the defaults), for a
+ * process that shares the kiosk's data directory without running it (kioskctl outbox).
+ */
+export function savedOfflineLimits(
+  dataDir: string,
+  logger: Logger = silentLogger,
+): Partial<OfflineLimits> {
+  return stripUndefined(readOverrides(dataDir, logger).offlineLimits ?? {});
 }
 
 function readOverrides(dataDir: string, logger: Logger): SettingsOverrides {

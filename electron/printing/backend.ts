@@ -42,7 +42,10 @@ export interface PrintBackend {
   /** For logs and the CLI: which backend is printing. */
   readonly name: 'cups' | 'electron';
   listPrinters(): Promise<PrinterInfo[]>;
-  /** The system default printer, or undefined when the system has none. */
+  /**
+   * The system default printer, or undefined when the system has none; rejects (`scheduler_down`)
+   * when the print service is not there to say.
+   */
   defaultPrinter(): Promise<string | undefined>;
   /** Sends `file` (a verified PDF on disk) and returns the backend's job id. */
   print(file: string, options: PrintOptions): Promise<string>;

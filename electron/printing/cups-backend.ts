@@ -75,6 +75,11 @@ export class CupsBackend implements PrintBackend {
     );
   }
 
+  /**
+   * `lpstat -d` says "no system default destination" and exits 0 when the scheduler is down as
+   * well: the scheduler is asked before "no default" is believed, so a print without a printer
+   * reports `scheduler_down` as `kioskctl printers` does, not `no_printer`.
+   */
   async defaultPrinter(): Promise<string | undefined> {
     const result = await this.#lpstat(['-d']);
     const match = /^system default destination: (\S+)/m.exec(result.stdout);
@@ -83,6 +88,7 @@ export class CupsBackend implements PrintBackend {
       /no system default destination/.test(result.stdout + result.stderr) ||
       result.exitCode === 0
     ) {
+      if (!(await this.#schedulerRunning())) throw schedulerDown();
       return undefined;
     }
     throw this.#failure(result, 'lpstat');

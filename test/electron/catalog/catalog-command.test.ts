@@ -22,7 +22,14 @@ describe('kioskctl catalog', { timeout: INTEGRATION_TIMEOUT_MS }, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function run(args: string[], { email = 'kiosk-all@sandbox.test', tty = false } = {}) {
+  async function run(
+    args: string[],
+    {
+      email = 'kiosk-all@sandbox.test',
+      tty = false,
+      env = undefined as Record<string, string> | undefined,
+    } = {},
+  ) {
     let stdout = '';
     let stderr = '';
     const { password } = fixture.credentials(email);
@@ -30,7 +37,11 @@ describe('kioskctl catalog', { timeout: INTEGRATION_TIMEOUT_MS }, () => {
       io: {
         stdout: (text) => void (stdout += text),
         stderr: (text) => void (stderr += text),
-        env: { KIOSK_DATA_DIR: dataDir, KIOSK_API_EMAIL: email, KIOSK_API_PASSWORD: password },
+        env: env ?? {
+          KIOSK_DATA_DIR: dataDir,
+          KIOSK_API_EMAIL: email,
+          KIOSK_API_PASSWORD: password,
+        },
       },
       stderrIsTty: tty,
       createClient: (options) =>
@@ -98,6 +109,26 @@ describe('kioskctl catalog', { timeout: INTEGRATION_TIMEOUT_MS }, () => {
         hit.shopItems.some((item) => item.shop.id === shop && item.availability.available),
       ).toBe(true);
     }
+  });
+
+  it('answers status and search from a synced mirror without credentials (SSH, no keyring)', async () => {
+    // A base URL is configured, but no credentials can be read: no env pair, no vault.
+    const env = { KIOSK_DATA_DIR: dataDir, KIOSK_API_BASE_URL: fixture.sandbox.baseUrl };
+    const noKeyring = { ...env, KIOSK_VAULT: 'none' };
+    const status = await run(['status'], { env: noKeyring });
+    expect(status.stderr).toBe('');
+    expect(status.code).toBe(0);
+    const search = await run(['search', 'lave', 'linge'], { env: noKeyring });
+    expect(search.stderr).toBe('');
+    expect(search.code).toBe(0);
+    const answer = JSON.parse(search.stdout) as { source: string; hits: unknown[] };
+    expect(answer.source).toBe('mirror');
+    expect(answer.hits.length).toBeGreaterThan(0);
+
+    // A live query does need them, and says so before asking anything.
+    const fresh = await run(['search', 'lave', '--fresh'], { env: noKeyring });
+    expect(fresh.code).toBe(2);
+    expect(JSON.parse(fresh.stderr)).toMatchObject({ error: { code: 'CONFIG' } });
   });
 
   it('reports a 403 with the missing scopes, and usage errors, as one JSON line', async () => {

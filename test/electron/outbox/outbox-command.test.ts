@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import { OutboxSender } from '../../../electron/outbox/sender.ts';
 import { DATABASE_FILE } from '../../../electron/storage/database.ts';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
 import { ALL_SCOPES_ACCOUNT, startTestSandbox, type TestSandbox } from './sandbox-support.ts';
-import { tempDataDir } from './support.ts';
+import { SETTINGS_FILE } from '../../../electron/kiosk/settings-store.ts';
+import { ShiftedClock, tempDataDir } from './support.ts';
 
 let sb: TestSandbox;
 let data: ReturnType<typeof tempDataDir>;
@@ -169,6 +171,44 @@ describe('kioskctl outbox', () => {
     expect(json(run.stderr[0])).toMatchObject({ error: { code: 'OUTBOX_LIMIT_EXCEEDED' } });
     expect(run.stderr[0]).toContain('maxPendingAmountPerCard');
     expect(run.stderr[0]).toContain('30.00 EUR over');
+  });
+
+  it('applies the offline limits an administrator saved in the kiosk settings, as the app does', async () => {
+    writeFileSync(
+      join(data.dir, SETTINGS_FILE),
+      JSON.stringify({ offlineLimits: { maxOfflineDebitAmount: 10, maxAgeMs: 60_000 } }),
+    );
+    const offline = { KIOSK_API_BASE_URL: '', KIOSK_API_EMAIL: '' };
+    const refused = await kioskctl(
+      ['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '20'],
+      {},
+      offline,
+    );
+    expect(refused.code).toBe(outboxExitCodes.notAccepted);
+    expect(json(refused.stderr[0])).toMatchObject({ error: { code: 'OUTBOX_LIMIT_EXCEEDED' } });
+    expect(refused.stderr[0]).toContain('maxOfflineDebitAmount is 10.00 EUR');
+    // The saved limit wins over the embedder's default; the others still apply.
+    const overEmbedder = await kioskctl(
+      ['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '20'],
+      { limits: { maxOfflineDebitAmount: 100 } },
+      offline,
+    );
+    expect(overEmbedder.code).toBe(outboxExitCodes.notAccepted);
+
+    // drain expires by the saved maximum age (one minute), not the default 72 h.
+    const clock = new ShiftedClock();
+    const accepted = await kioskctl(
+      ['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '5'],
+      { clock },
+      offline,
+    );
+    expect(accepted.code).toBe(outboxExitCodes.ok);
+    clock.advance(2 * 60_000);
+    const drain = await kioskctl(['outbox', 'drain', '--until-empty', '--timeout', '10'], {
+      clock,
+    });
+    expect(json(drain.stdout[0])).toMatchObject({ result: 'empty', applied: 0, expired: 1 });
+    expect(sb.control.ledger()).toEqual([]);
   });
 
   it('require_online with the service unreachable exits 6 and stores nothing', async () => {

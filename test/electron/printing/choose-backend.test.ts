@@ -80,4 +80,20 @@ describe('choosePrinter', () => {
     const noDefault = new ElectronBackend(host([{ name: 'Label' }]));
     await expect(choosePrinter(noDefault, undefined)).rejects.toMatchObject({ code: 'no_printer' });
   });
+
+  it('says the print service is down, not that there is no printer, when cupsd is stopped', async () => {
+    const backend = new CupsBackend({ server: cups.server });
+    // `lpstat -d` then says "no system default destination" and exits 0.
+    await cups.stopScheduler();
+    try {
+      await expect(choosePrinter(backend, undefined)).rejects.toMatchObject({
+        code: 'scheduler_down',
+        transient: true,
+      });
+      await expect(backend.defaultPrinter()).rejects.toMatchObject({ code: 'scheduler_down' });
+    } finally {
+      await cups.startScheduler();
+    }
+    expect(await choosePrinter(backend, undefined)).toBe(cups.pdfQueue);
+  });
 });

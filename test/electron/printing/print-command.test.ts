@@ -188,5 +188,17 @@ describe('kioskctl printers / print', { timeout: 20_000 }, () => {
     const { code, stderr } = await kioskctl(['printers', '--cups-server', '127.0.0.1:1']);
     expect(code).toBe(printExitCodes.printFailed);
     expect(JSON.parse(stderr).error.code).toBe('scheduler_down');
+
+    // Without --printer the system default is asked for, which `lpstat -d` cannot tell from none.
+    const print = await kioskctl([
+      'print',
+      'invoice',
+      'sale_cli',
+      ...api(),
+      '--cups-server',
+      '127.0.0.1:1',
+    ]);
+    expect(print.code).toBe(printExitCodes.printFailed);
+    expect(JSON.parse(print.stderr).error.code).toBe('scheduler_down');
   });
 });
