@@ -14,13 +14,14 @@ import { demoGiftCards } from '../../sandbox/data/demo.ts';
 import {
   startSandbox,
   type FaultSpec,
+  type LedgerEntry,
   type RunningSandbox,
   type SandboxControl,
 } from '../../sandbox/index.ts';
 import type { DriverInput, KioskInput } from './driver.ts';
 
 /**
- * The outbox torture test. For each seed: a fresh sandbox state with random faults (on the
+ * The outbox torture test. For each seed: a sandbox of its own with random faults (on the
  * debit, sometimes on every route), a kiosk in a child process (driver.ts) that accepts a few
  * debits and drains them, the integration account revoked then restored at a random moment, the
  * service's clock jumped past the token lifetime. Seeds run in rounds: one child process runs
@@ -34,8 +35,11 @@ import type { DriverInput, KioskInput } from './driver.ts';
  * the service must answer what the row says. See `checkInvariants`.
  *
  * A seed fixes its plan, faults, revocation and token-expiry times; the kill times are fixed by
- * the round's first seed. Real time still decides the interleaving, so a failing round is re-run
- * as it was (`npm run torture -- --seed <first> --runs <n> --batch <n>`), a few times if needed.
+ * the round's first seed. Nothing carries over from one round to the next (fresh sandboxes, data
+ * directories and child processes). Real time still decides the interleaving, so a failing round
+ * is re-run as it was (`npm run torture -- --seed <first> --runs <n> --batch <n>`), a few times if
+ * needed; the report of a failing seed has its scenario, rows, the service's ledger and what each
+ * child process said about it (TORTURE_TRACE=1 also prints every line of every child).
  */
 
 const driverPath = fileURLToPath(new URL('./driver.ts', import.meta.url));
@@ -44,8 +48,6 @@ const UNKNOWN_CARD = 'gift_card_00000000-0000-4000-8000-00000000dead';
 const TERMINAL = new Set(['applied', 'refused', 'failed', 'expired', 'cancelled']);
 const REFUSAL_CODES = new Set(['INSUFFICIENT_BALANCE', 'GIFT_CARD_INACTIVE', 'GIFT_CARD_EXPIRED']);
 const FAILURE_CODES = new Set(['RESOURCE_NOT_FOUND']);
-/** Child runs per seed beyond which the seed fails: something keeps the driver from finishing. */
-const MAX_CHILD_RUNS = 16;
 
 export interface TortureOptions {
   readonly runs: number;
@@ -66,6 +68,8 @@ export interface SeedReport {
   readonly seed: number;
   readonly ok: boolean;
   readonly problems: readonly string[];
+  /** For a failing seed: its scenario, rows, the service's ledger and what each child did. */
+  readonly detail?: string;
   readonly debits: number;
   readonly rows: number;
   readonly kills: number;
@@ -219,8 +223,13 @@ interface DriverLine {
 class Driver {
   readonly process: ChildProcess;
   readonly loaded: Promise<void>;
+  /**
+   * Resolves once the process has exited AND its stdout and stderr are closed ('close', not
+   * 'exit': at 'exit' the last lines may still sit in the pipe, and a `done` read after the round
+   * moved on would be lost).
+   */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  #onLine: ((line: DriverLine) => void) | undefined;
+  #onLine: ((line: DriverLine, text: string) => void) | undefined;
   stderr = '';
 
   constructor(cacheDir: string) {
@@ -229,8 +238,14 @@ class Driver {
       env: { ...process.env, NODE_COMPILE_CACHE: cacheDir, NODE_NO_WARNINGS: '1' },
     });
     this.exited = new Promise((resolve) =>
-      this.process.once('exit', (code, signal) => resolve({ code, signal })),
+      this.process.once('close', (code, signal) => resolve({ code, signal })),
     );
+    // A child that died before reading its input (killed standby) makes the write fail with
+    // EPIPE: its exit says what happened, an unhandled stream error would crash the run.
+    this.process.stdin!.on('error', () => {});
+    this.process.once('error', (error) => {
+      this.stderr += `spawn failed: ${error.message}\n`;
+    });
     let markLoaded: () => void;
     let failLoaded: (error: Error) => void;
     this.loaded = new Promise((resolve, reject) => {
@@ -254,61 +269,145 @@ class Driver {
       }
       if (process.env['TORTURE_TRACE']) process.stderr.write(`[pid ${this.process.pid}] ${text}\n`);
       if (line.loaded) markLoaded();
-      else this.#onLine?.(line);
+      else this.#onLine?.(line, text);
     });
   }
 
-  start(input: DriverInput, onLine: (line: DriverLine) => void): void {
+  get alive(): boolean {
+    return this.process.exitCode === null && this.process.signalCode === null;
+  }
+
+  start(input: DriverInput, onLine: (line: DriverLine, text: string) => void): void {
     this.#onLine = onLine;
     this.process.stdin!.end(`${JSON.stringify(input)}\n`);
   }
 
   kill(): void {
-    if (this.process.exitCode === null && this.process.signalCode === null)
-      this.process.kill('SIGKILL');
+    if (this.alive) this.process.kill('SIGKILL');
   }
 }
 
 /** One warm driver always waiting, so a restart after a kill does not wait for module loading. */
 class DriverPool {
   readonly #cacheDir: string;
+  /** Every driver not yet closed: none may outlive the run, whatever went wrong. */
+  readonly #live = new Set<Driver>();
   #standby: Driver | undefined;
 
   constructor(cacheDir: string) {
     this.#cacheDir = cacheDir;
   }
 
+  #spawn(): Driver {
+    const driver = new Driver(this.#cacheDir);
+    this.#live.add(driver);
+    void driver.exited.then(() => this.#live.delete(driver));
+    return driver;
+  }
+
   async take(): Promise<Driver> {
-    const driver = this.#standby ?? new Driver(this.#cacheDir);
-    this.#standby = new Driver(this.#cacheDir);
+    const driver = this.#standby ?? this.#spawn();
+    this.#standby = this.#spawn();
     await driver.loaded;
     return driver;
   }
 
   async close(): Promise<void> {
-    const standby = this.#standby;
     this.#standby = undefined;
-    if (standby) {
-      standby.kill();
-      await standby.exited;
-    }
+    const live = [...this.#live];
+    for (const driver of live) driver.kill();
+    await Promise.all(live.map((driver) => driver.exited));
   }
 }
 
 // ---------------------------------------------------------------- a round of seeds
 
-/** One kiosk of a round: its own sandbox, so that its ledger and faults are its own. */
+/**
+ * One kiosk of a round: its own sandbox, so that its ledger and faults are its own. A sandbox
+ * serves ONE seed and is closed after its checks, never reset for the next: a request a kiosk gave
+ * up on (its response timeout, or its process SIGKILLed) may still be inside the sandbox, held by
+ * a latency fault, and is processed when that ends. Reset for the next seed, the sandbox would
+ * apply it there, with a key no row of that seed carries (seen: "the service applied key ...,
+ * which no row carries" on the seed that came after one with a latency fault).
+ */
 interface Slot {
   readonly sandbox: RunningSandbox;
   readonly control: SandboxControl;
   readonly client: CommerceApiClient;
   readonly gateway: DebitGateway;
   readonly password: string;
+  close(): Promise<void>;
 }
 
-/** Runs rounds one after the other: `slots.length` seeds at once, one child process for all. */
+async function startSlot(): Promise<Slot> {
+  const sandbox = await startSandbox({ port: 0, seed: 1, control: true, products: 10 });
+  const account = sandbox.accounts.find((entry) => entry.email === EMAIL)!;
+  const client = createApiClient({
+    baseUrl: sandbox.baseUrl,
+    credentials: async () => ({ email: account.email, password: account.password }),
+    retry: outboxClientRetry,
+  });
+  return {
+    sandbox,
+    control: sandbox.control!,
+    client,
+    gateway: createApiGateway(client),
+    password: account.password,
+    close: async () => {
+      client.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** The sandboxes of the next round start while the current one runs. */
+class SlotPool {
+  readonly #size: number;
+  #next: Promise<Slot[]> | undefined;
+  readonly #open = new Set<Slot>();
+
+  constructor(size: number) {
+    this.#size = size;
+  }
+
+  #start(): Promise<Slot[]> {
+    const slots = Promise.all(
+      Array.from({ length: this.#size }, async () => {
+        const slot = await startSlot();
+        this.#open.add(slot);
+        return slot;
+      }),
+    );
+    slots.catch(() => {}); // whoever takes them sees the failure
+    return slots;
+  }
+
+  async take(): Promise<Slot[]> {
+    const slots = this.#next ?? this.#start();
+    this.#next = this.#start();
+    return slots;
+  }
+
+  async release(slots: readonly Slot[]): Promise<void> {
+    await Promise.all(
+      slots.map(async (slot) => {
+        this.#open.delete(slot);
+        await slot.close();
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    const next = this.#next;
+    this.#next = undefined;
+    await next?.catch(() => {});
+    await this.release([...this.#open]);
+  }
+}
+
+/** Runs rounds one after the other: `batch` seeds at once, one child process for all. */
 interface Lane {
-  readonly slots: readonly Slot[];
+  readonly slots: SlotPool;
   readonly pool: DriverPool;
 }
 
@@ -322,6 +421,8 @@ interface SeedRun {
   readonly problems: string[];
   readonly acked: Map<string, NonNullable<DriverLine['ack']>>;
   readonly timers: NodeJS.Timeout[];
+  /** What happened to this kiosk, child by child, for the report of a failing seed. */
+  readonly timeline: string[];
   nextStep: number;
   kills: number;
   childRuns: number;
@@ -338,6 +439,13 @@ interface SeedRun {
   readonly started: number;
 }
 
+const TIMELINE_LIMIT = 300;
+
+function note(run: SeedRun, text: string): void {
+  if (run.timeline.length < TIMELINE_LIMIT)
+    run.timeline.push(`${Math.round(performance.now() - run.started)} ms: ${text}`);
+}
+
 /** Kill moments of a round, after the child is ready: a property of the round's first seed. */
 export function killsFor(firstSeed: number): number[] {
   const rng = new Rng((firstSeed ^ 0x9e3779b9) >>> 0);
@@ -345,11 +453,17 @@ export function killsFor(firstSeed: number): number[] {
   return Array.from({ length: count }, () => rng.int(0, 250));
 }
 
+/**
+ * Child runs of a round beyond which its seeds fail: something keeps the driver from finishing.
+ * Each run ends with a kill, or with every kiosk done, paused (at most once a seed: one
+ * revocation, and no restart before the restore) or out of time (a third time is a failure).
+ */
+function maxChildRuns(kills: number, seeds: number): number {
+  return kills + seeds * 4 + 2;
+}
+
 function prepareSeed(seed: number, slot: Slot, index: number, workDir: string): SeedRun {
   const scenario = scenarioFor(seed);
-  slot.control.reset();
-  slot.control.clearFaults();
-  slot.control.restoreAccount(EMAIL);
   const armed = scenario.faults.map((spec) => ({ spec, id: slot.control.addFault(spec).id }));
   return {
     seed,
@@ -361,6 +475,7 @@ function prepareSeed(seed: number, slot: Slot, index: number, workDir: string): 
     problems: [],
     acked: new Map(),
     timers: [],
+    timeline: [],
     nextStep: 0,
     kills: 0,
     childRuns: 0,
@@ -391,17 +506,24 @@ function scheduleAccountEvents(run: SeedRun): void {
           run.restore = () => {
             control.restoreAccount(EMAIL);
             run.revokedNow = false;
+            note(run, 'account restored');
             resolve();
           };
         });
         control.revokeAccount(EMAIL);
+        note(run, 'account revoked');
         run.timers.push(setTimeout(() => run.restore(), revoke.forMs));
       }, revoke.afterMs),
     );
   }
   if (tokenExpiryAtMs !== undefined) {
     // The service's clock passes the token's lifetime: the kiosk's next call meets a 401.
-    run.timers.push(setTimeout(() => control.advanceClock(16 * 60_000), tokenExpiryAtMs));
+    run.timers.push(
+      setTimeout(() => {
+        control.advanceClock(16 * 60_000);
+        note(run, 'service clock advanced 16 min');
+      }, tokenExpiryAtMs),
+    );
   }
 }
 
@@ -426,22 +548,39 @@ export async function runRound(
   seeds: readonly number[],
   workDir: string,
 ): Promise<SeedReport[]> {
-  const runs = seeds.map((seed, index) => prepareSeed(seed, lane.slots[index]!, index, workDir));
+  const slots = await lane.slots.take();
+  try {
+    return await runRoundOn(lane, slots, seeds, workDir);
+  } finally {
+    await lane.slots.release(slots);
+  }
+}
+
+async function runRoundOn(
+  lane: Lane,
+  slots: readonly Slot[],
+  seeds: readonly number[],
+  workDir: string,
+): Promise<SeedReport[]> {
+  const runs = seeds.map((seed, index) => prepareSeed(seed, slots[index]!, index, workDir));
   const kills = killsFor(seeds[0]!);
+  const maxRuns = maxChildRuns(kills.length, seeds.length);
   let killIndex = 0;
   let childRuns = 0;
+  let driver: Driver | undefined;
+  let killTimer: NodeJS.Timeout | undefined;
   try {
     for (;;) {
       const active = runs.filter((run) => run.status === 'todo');
       if (active.length === 0) break;
-      if (childRuns >= MAX_CHILD_RUNS) {
-        for (const run of active)
-          run.problems.push(`the driver did not finish in ${MAX_CHILD_RUNS} runs`);
+      if (childRuns >= maxRuns) {
+        for (const run of active) run.problems.push(`the driver did not finish in ${maxRuns} runs`);
         break;
       }
       // A kiosk is never restarted while its account is revoked: it would only pause again.
       await Promise.all(active.filter((run) => run.revokedNow).map((run) => run.restored));
-      const driver = await lane.pool.take();
+      const child = await lane.pool.take();
+      driver = child;
       childRuns += 1;
       for (const run of active) {
         run.childRuns += 1;
@@ -449,15 +588,22 @@ export async function runRound(
       }
       const bySlot = new Map(active.map((run) => [run.index, run]));
       const killAt = killIndex < kills.length ? kills[killIndex] : undefined;
-      let killTimer: NodeJS.Timeout | undefined;
-      driver.start({ kiosks: active.map(kioskInput) }, (line) => {
+      for (const run of active) {
+        note(
+          run,
+          `child ${childRuns} (pid ${child.process.pid}) starts at plan step ${run.nextStep}` +
+            (killAt === undefined ? '' : `, SIGKILL planned ${killAt} ms after ready`),
+        );
+      }
+      child.start({ kiosks: active.map(kioskInput) }, (line, text) => {
         if (line.ready) {
-          if (killAt !== undefined) killTimer = setTimeout(() => driver.kill(), killAt);
+          if (killAt !== undefined) killTimer = setTimeout(() => child.kill(), killAt);
           for (const run of active) scheduleAccountEvents(run);
           return;
         }
         const run = line.slot === undefined ? undefined : bySlot.get(line.slot);
         if (!run) return;
+        note(run, text);
         if (line.ack) {
           run.acked.set(line.ack.key, line.ack);
           run.nextStep += 1;
@@ -471,13 +617,16 @@ export async function runRound(
           run.timeoutDetail = JSON.stringify(line.timeout);
         }
       });
-      const exit = await driver.exited;
+      const exit = await child.exited;
       if (killTimer) clearTimeout(killTimer);
+      killTimer = undefined;
+      for (const run of active)
+        note(run, `child ${childRuns} ended: ${exit.signal ?? `exit code ${exit.code}`}`);
       const killed = exit.signal === 'SIGKILL';
       if (killed) killIndex += 1;
       else if (exit.code !== 0) {
         for (const run of active)
-          run.problems.push(`driver exited with code ${exit.code}: ${driver.stderr.slice(-2_000)}`);
+          run.problems.push(`driver exited with code ${exit.code}: ${child.stderr.slice(-2_000)}`);
         break;
       }
       for (const run of active) {
@@ -501,6 +650,7 @@ export async function runRound(
             } else {
               // Faults outlasted the drain: clear them and let a fresh child finish.
               run.slot.control.clearFaults();
+              note(run, 'faults cleared after a drain timeout');
             }
             break;
           case undefined:
@@ -511,6 +661,12 @@ export async function runRound(
       }
     }
   } finally {
+    if (killTimer) clearTimeout(killTimer);
+    // Only when the round itself failed: a child is never left running.
+    if (driver?.alive) {
+      driver.kill();
+      await driver.exited;
+    }
     for (const run of runs) {
       for (const timer of run.timers) clearTimeout(timer);
       run.restore();
@@ -528,12 +684,14 @@ export async function runRound(
     control.clearFaults();
     const check = await checkInvariants(run.slot, run.dataDir, run.acked, run.problems);
     rmSync(run.dataDir, { recursive: true, force: true });
+    const ok = run.problems.length === 0;
     reports.push({
       seed: run.seed,
-      ok: run.problems.length === 0,
+      ok,
       problems: run.problems,
+      ...(ok ? {} : { detail: describeFailure(run, kills, check) }),
       debits: run.scenario.plan.length,
-      rows: check.rows,
+      rows: check.rows.length,
       kills: run.kills,
       childRuns: run.childRuns,
       pauses: run.pauses,
@@ -548,6 +706,51 @@ export async function runRound(
     });
   }
   return reports;
+}
+
+/** Everything needed to understand a failing seed without running it again. */
+function describeFailure(run: SeedRun, kills: readonly number[], check: Check): string {
+  const { scenario } = run;
+  const lines = [
+    `scenario: ${JSON.stringify({
+      plan: scenario.plan,
+      faults: scenario.faults,
+      revoke: scenario.revoke ?? null,
+      tokenExpiryAtMs: scenario.tokenExpiryAtMs ?? null,
+      concurrency: scenario.concurrency,
+      roundKillsMs: kills,
+    })}`,
+    `acknowledged (${run.acked.size}): ${JSON.stringify([...run.acked.values()])}`,
+    `rows (${check.rows.length}):`,
+    ...check.rows.map(
+      (row) =>
+        `  ${JSON.stringify({
+          id: row.id,
+          key: row.idempotency_key,
+          card: row.gift_card_id,
+          body: row.request_body,
+          state: row.state,
+          attempts: row.attempts,
+          error: row.last_error_code,
+          acknowledged: run.acked.has(row.idempotency_key),
+        })}`,
+    ),
+    `service ledger (${check.ledger.length}):`,
+    ...check.ledger.map(
+      (entry) =>
+        `  ${JSON.stringify({
+          key: entry.idempotencyKey,
+          card: entry.giftCardId,
+          amount: entry.amount,
+          reference: entry.reference,
+          balanceAfter: entry.balanceAfter,
+          at: entry.at,
+        })}`,
+    ),
+    `timeline (ms since the seed started${run.timeline.length >= TIMELINE_LIMIT ? `, first ${TIMELINE_LIMIT} events` : ''}):`,
+    ...run.timeline.map((line) => `  ${line}`),
+  ];
+  return lines.join('\n');
 }
 
 interface Row {
@@ -573,18 +776,21 @@ interface Row {
  * 5. replaying each row's key and body gets the service's recorded answer: the same receipt for
  *    an applied row, the same refusal or failure otherwise, and the replays apply nothing.
  */
+interface Check {
+  readonly rows: readonly Row[];
+  readonly ledger: readonly LedgerEntry[];
+  readonly applied: number;
+  readonly refused: number;
+  readonly failed: number;
+  readonly unacknowledged: number;
+}
+
 async function checkInvariants(
   lane: Slot,
   dataDir: string,
   acked: ReadonlyMap<string, NonNullable<DriverLine['ack']>>,
   problems: string[],
-): Promise<{
-  rows: number;
-  applied: number;
-  refused: number;
-  failed: number;
-  unacknowledged: number;
-}> {
+): Promise<Check> {
   const db = new DatabaseSync(join(dataDir, DATABASE_FILE), { readOnly: true });
   let rows: Row[];
   try {
@@ -592,7 +798,7 @@ async function checkInvariants(
   } finally {
     db.close();
   }
-  const ledger = lane.control.ledger();
+  const ledger = [...lane.control.ledger()];
   const byKey = new Map(rows.map((row) => [row.idempotency_key, row]));
   const ledgerCount = new Map<string, number>();
   for (const entry of ledger)
@@ -701,7 +907,7 @@ async function checkInvariants(
   if (lane.control.ledger().length !== ledger.length)
     problems.push('a replay of a settled key applied a new debit');
   const unacknowledged = rows.filter((row) => !acked.has(row.idempotency_key)).length;
-  return { rows: rows.length, applied, refused, failed, unacknowledged };
+  return { rows, ledger, applied, refused, failed, unacknowledged };
 }
 
 // ---------------------------------------------------------------- the whole run
@@ -720,36 +926,15 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
   const reports: SeedReport[] = [];
   let next = 0;
 
-  const lanes: Lane[] = [];
+  const laneCount = Math.max(1, Math.min(options.lanes, rounds.length));
+  const slotCount = Math.min(batch, seeds.length);
+  const lanes: Lane[] = Array.from({ length: laneCount }, () => ({
+    slots: new SlotPool(slotCount),
+    pool: new DriverPool(cacheDir),
+  }));
   try {
-    const laneCount = Math.max(1, Math.min(options.lanes, rounds.length));
-    const slotCount = Math.min(batch, seeds.length);
-    const sandboxes = await Promise.all(
-      Array.from({ length: laneCount * slotCount }, () =>
-        startSandbox({ port: 0, seed: 1, control: true, products: 10 }),
-      ),
-    );
-    for (let lane = 0; lane < laneCount; lane++) {
-      const slots = sandboxes
-        .slice(lane * slotCount, (lane + 1) * slotCount)
-        .map((sandbox): Slot => {
-          const account = sandbox.accounts.find((entry) => entry.email === EMAIL)!;
-          const client = createApiClient({
-            baseUrl: sandbox.baseUrl,
-            credentials: async () => ({ email: account.email, password: account.password }),
-            retry: outboxClientRetry,
-          });
-          return {
-            sandbox,
-            control: sandbox.control!,
-            client,
-            gateway: createApiGateway(client),
-            password: account.password,
-          };
-        });
-      lanes.push({ slots, pool: new DriverPool(cacheDir) });
-    }
-    await Promise.all(
+    // Settled, not all: a lane that throws must not let the cleanup below run under the others.
+    const outcomes = await Promise.allSettled(
       lanes.map(async (lane) => {
         while (next < rounds.length) {
           const round = rounds[next++]!;
@@ -782,21 +967,19 @@ export async function runTorture(options: TortureOptions): Promise<TortureReport
           for (const report of roundReports.filter((entry) => !entry.ok)) {
             options.log(
               `seed ${report.seed} FAILED:\n  ${report.problems.join('\n  ')}\n` +
-                `  replay its round: npm run torture -- --seed ${round[0]} --runs ${round.length} --batch ${batch}`,
+                (report.detail ? `${report.detail}\n` : '') +
+                `  replay its round: npm run torture -- --seed ${round[0]} --runs ${round.length} --batch ${batch}` +
+                ` (real time decides the interleaving: it may take a few tries)`,
             );
           }
           options.onRound?.(reports.length, seeds.length);
         }
       }),
     );
+    for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
   } finally {
-    for (const lane of lanes) {
-      await lane.pool.close();
-      for (const slot of lane.slots) {
-        slot.client.close();
-        await slot.sandbox.close();
-      }
-    }
+    // Every child killed and every sandbox closed, whatever happened: a finished run must exit.
+    await Promise.allSettled(lanes.flatMap((lane) => [lane.pool.close(), lane.slots.close()]));
     rmSync(workDir, { recursive: true, force: true });
   }
 
