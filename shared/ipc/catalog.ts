@@ -1,15 +1,5 @@
 import { z } from 'zod';
-import {
-  CategoryRef,
-  CharacteristicEntry,
-  ItemEntry,
-  Media,
-  PriceRange,
-  ShopRef,
-  Stock,
-  SupplierRef,
-} from '../api/catalog.ts';
-import { Id } from '../api/primitives.ts';
+import { CatalogProduct, CharacteristicEntry, ItemEntry, ShopRef, Stock } from '../api/catalog.ts';
 import { Shop } from '../api/referentials.ts';
 import { EmptyRequest, IsoTime, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
@@ -43,22 +33,27 @@ export const SearchProductsRequest = z.strictObject({
 });
 export type SearchProductsRequest = z.input<typeof SearchProductsRequest>;
 
-export const SearchHit = z.object({
-  uuid: Id,
-  name: z.string().nullable(),
-  reference: z.string().nullable(),
-  ean: z.string().nullable(),
-  category: CategoryRef.nullable(),
-  displayedOnline: z.boolean(),
-  priceRange: PriceRange.nullable(),
-  promotionPriceRange: PriceRange.nullable(),
-  availableItemsCount: z.number().int().min(0),
-  /** Null when the service left it out (an account without `stock:read`). */
-  stock: Stock.nullable(),
-  mainImage: z.string().nullable(),
-  /** With a shop filter: that shop's items, as the service returned them. */
-  shopItems: z.array(ItemEntry).nullable(),
-});
+export const SearchHit = z
+  .object(
+    CatalogProduct.pick({
+      uuid: true,
+      name: true,
+      reference: true,
+      ean: true,
+      category: true,
+      displayedOnline: true,
+      priceRange: true,
+      promotionPriceRange: true,
+      availableItemsCount: true,
+    }).shape,
+  )
+  .extend({
+    /** Null when the service left it out (an account without `stock:read`). */
+    stock: Stock.nullable(),
+    mainImage: z.string().nullable(),
+    /** With a shop filter: that shop's items, as the service returned them. */
+    shopItems: z.array(ItemEntry).nullable(),
+  });
 export type SearchHit = z.infer<typeof SearchHit>;
 
 export const SearchProductsReply = z.object({ ...answerMeta, hits: z.array(SearchHit) });
@@ -72,25 +67,31 @@ export const GetProductRequest = z.strictObject({
 });
 export type GetProductRequest = z.input<typeof GetProductRequest>;
 
-export const ProductView = z.object({
-  uuid: Id,
-  reference: z.string().nullable(),
-  ean: z.string().nullable(),
-  name: z.string().nullable(),
-  description: z.string().nullable(),
-  displayedOnline: z.boolean(),
-  quantityType: z.string().nullable(),
-  category: CategoryRef.nullable(),
-  supplier: SupplierRef.nullable(),
-  priceRange: PriceRange.nullable(),
-  promotionPriceRange: PriceRange.nullable(),
-  availableItemsCount: z.number().int().min(0),
-  stock: Stock.nullable(),
-  media: z.array(Media),
-  mainImage: z.string().nullable(),
-  updatedAt: z.string().nullable(),
-  characteristics: z.array(CharacteristicEntry),
-});
+/** The catalogue entry as the service returned it, minus its items (grouped by shop below). */
+export const ProductView = z
+  .object(
+    CatalogProduct.pick({
+      uuid: true,
+      reference: true,
+      ean: true,
+      name: true,
+      description: true,
+      displayedOnline: true,
+      quantityType: true,
+      category: true,
+      supplier: true,
+      priceRange: true,
+      promotionPriceRange: true,
+      availableItemsCount: true,
+      media: true,
+    }).shape,
+  )
+  .extend({
+    stock: Stock.nullable(),
+    mainImage: z.string().nullable(),
+    updatedAt: z.string().nullable(),
+    characteristics: z.array(CharacteristicEntry),
+  });
 export type ProductView = z.infer<typeof ProductView>;
 
 /** Items grouped by shop; `shop` is null for items held outside any shop (a warehouse). */
