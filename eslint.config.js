@@ -19,15 +19,44 @@ const NODE_BARE = `^(${builtinModules.filter((name) => !name.startsWith('node:')
  */
 const intoTopLevel = (dir) => `^(\\./)?(\\.\\./)+${dir}(/|$)`;
 
+/**
+ * A relative import, from a file of electron/, of one of electron/'s folders: `./outbox/` from
+ * electron/ itself, `../outbox/` (`../../outbox/` from a subfolder) from inside another folder.
+ * From inside a folder only the `../` run counts, so a same-named subfolder (`./api/`) is not one.
+ */
+const intoElectronFolder = (folder, fromElectronRoot) =>
+  `^${fromElectronRoot ? '\\./' : '(\\.\\./)+'}${folder}/`;
+
 const ELECTRON_ONLY_IN_HOST =
   'only electron/host/ and electron/preload.ts may import the electron module (services take Electron through injected interfaces, so they run under plain Node)';
 
+const THROUGH_INDEX =
+  'what a folder exports is its index.ts; its other files are its own, free to change';
+
 /**
- * @param {{ zone?: string, dirs?: Record<string, string>, nodeBuiltins?: string, electronModule: string }} rules
- *   `dirs` and `nodeBuiltins` give the reason shown after "<zone> must not import ...";
- *   `electronModule` is the whole message.
+ * @param {{
+ *   zone?: string,
+ *   dirs?: Record<string, string>,
+ *   folders?: Record<string, string>,
+ *   throughIndex?: string[],
+ *   fromElectronRoot?: boolean,
+ *   nodeBuiltins?: string,
+ *   electronModule?: string,
+ * }} rules
+ *   `dirs` (top-level folders), `folders` (electron/'s folders) and `nodeBuiltins` give the reason
+ *   shown after "<zone> must not import ..."; `throughIndex` lists electron/'s folders the zone
+ *   may enter by their index.ts only; `electronModule` is the whole message, absent where the
+ *   electron module is allowed.
  */
-function boundaryRules({ zone, dirs = {}, nodeBuiltins, electronModule }) {
+function boundaryRules({
+  zone,
+  dirs = {},
+  folders = {},
+  throughIndex = [],
+  fromElectronRoot = false,
+  nodeBuiltins,
+  electronModule,
+}) {
   const restricted = [];
   for (const [dir, why] of Object.entries(dirs)) {
     restricted.push({
@@ -35,11 +64,23 @@ function boundaryRules({ zone, dirs = {}, nodeBuiltins, electronModule }) {
       message: `${zone} must not import ${dir}/ (${why})`,
     });
   }
+  for (const [folder, why] of Object.entries(folders)) {
+    restricted.push({
+      regex: intoElectronFolder(folder, fromElectronRoot),
+      message: `${zone} must not import electron/${folder}/ (${why})`,
+    });
+  }
+  for (const folder of throughIndex) {
+    restricted.push({
+      regex: `${intoElectronFolder(folder, fromElectronRoot)}(?!index\\.ts$)`,
+      message: `${zone} must import electron/${folder}/ through its index.ts (${THROUGH_INDEX})`,
+    });
+  }
   if (nodeBuiltins) {
     const message = `${zone} must not import Node built-ins (${nodeBuiltins})`;
     restricted.push({ regex: NODE_PREFIXED, message }, { regex: NODE_BARE, message });
   }
-  restricted.push({ regex: ELECTRON_MODULE, message: electronModule });
+  if (electronModule) restricted.push({ regex: ELECTRON_MODULE, message: electronModule });
 
   // no-restricted-imports sees only static imports; import() of the same module is the same
   // dependency. (require() is refused everywhere by @typescript-eslint/no-require-imports.)
@@ -55,6 +96,42 @@ function boundaryRules({ zone, dirs = {}, nodeBuiltins, electronModule }) {
       { patterns: restricted.map((entry) => ({ ...entry, caseSensitive: true })) },
     ],
     'no-restricted-syntax': ['error', ...dynamic],
+  };
+}
+
+/*
+ * electron/'s folders in three layers, imports pointing down. The foundations are what every
+ * service stands on: the API client, the log, the database. The services are what the kiosk does
+ * (ipc/ binds the IPC contract to them). The composition roots wire services into a program: the
+ * kiosk app (kiosk/), its Electron shell (host/) and kioskctl (cli/); electron/*.ts files, such as
+ * schema.ts, are composition too. A folder is entered through its index.ts; cli/ and host/ are
+ * entry points that nothing imports (preload.ts belongs to the shell).
+ */
+const FOUNDATIONS = ['api', 'logging', 'storage'];
+const SERVICES = ['catalog', 'credentials', 'ipc', 'outbox', 'printing'];
+const ROOTS = ['cli', 'host', 'kiosk'];
+const ENTERED_BY_INDEX = [...FOUNDATIONS, ...SERVICES, 'kiosk'];
+
+const BENEATH_SERVICES =
+  'api/, logging/ and storage/ lie beneath every service: services import them, never the reverse';
+const WIRES_SERVICES =
+  'kiosk/, cli/ and host/ wire the services together: they import services, never the reverse';
+
+/** The zone of one folder of electron/: what it must not import, and what it enters by index.ts. */
+function electronFolderZone(folder) {
+  const refused = FOUNDATIONS.includes(folder)
+    ? Object.fromEntries([...SERVICES, ...ROOTS].map((other) => [other, BENEATH_SERVICES]))
+    : SERVICES.includes(folder)
+      ? Object.fromEntries(ROOTS.map((root) => [root, WIRES_SERVICES]))
+      : {};
+  return {
+    files: [`electron/${folder}/**`],
+    rules: boundaryRules({
+      zone: `electron/${folder}/`,
+      folders: refused,
+      throughIndex: ENTERED_BY_INDEX.filter((other) => other !== folder && !(other in refused)),
+      ...(folder === 'host' ? {} : { electronModule: ELECTRON_ONLY_IN_HOST }),
+    }),
   };
 }
 
@@ -130,9 +207,26 @@ export default defineConfig([
     files: ['**/*.{js,mjs,cjs,ts,mts,cts,tsx}'],
     rules: boundaryRules({ electronModule: ELECTRON_ONLY_IN_HOST }),
   },
+
+  // Inside electron/: layers, and each folder entered through its index.ts.
+  ...[...FOUNDATIONS, ...SERVICES, ...ROOTS].map(electronFolderZone),
   {
-    files: ['electron/host/**', 'electron/preload.ts'],
-    rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+    files: ['electron/*.ts'],
+    ignores: ['electron/preload.ts'],
+    rules: boundaryRules({
+      zone: 'electron/*.ts',
+      throughIndex: ENTERED_BY_INDEX,
+      fromElectronRoot: true,
+      electronModule: ELECTRON_ONLY_IN_HOST,
+    }),
+  },
+  {
+    files: ['electron/preload.ts'],
+    rules: boundaryRules({
+      zone: 'electron/preload.ts',
+      throughIndex: ENTERED_BY_INDEX,
+      fromElectronRoot: true,
+    }),
   },
 
   {

@@ -1,6 +1,6 @@
 import { AuthReply, Health } from '../../shared/api/auth.ts';
 import { type OperationName, operations } from '../../shared/api/operations.ts';
-import { type Logger, redactString, silentLogger } from '../logging/redacting-logger.ts';
+import { type Logger, redactString, silentLogger } from '../logging/index.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { ConnectivityMonitor } from './connectivity.ts';
 import { CredentialsRejected, InvalidRequest, errorFromReply } from './errors.ts';

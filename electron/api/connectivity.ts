@@ -1,14 +1,7 @@
-import type { Logger } from '../logging/redacting-logger.ts';
+import type { ConnectivityState } from '../../shared/ipc/gift-cards.ts';
+import type { Logger } from '../logging/index.ts';
 import { type AnyApiError, isCommerceApiError } from './errors.ts';
 import { TypedEmitter } from './typed-emitter.ts';
-
-/**
- * What staff see in the corner of the screen, and what the outbox reads to decide whether to try:
- * - `online`: the service answers normally;
- * - `degraded`: it answers, but with 429/5xx or garbage, or one request just failed to reach it;
- * - `offline`: `offlineAfter` consecutive attempts could not reach it.
- */
-export type ConnectivityState = 'online' | 'degraded' | 'offline';
 
 /** How one exchange went, from the network's point of view (not the business answer's). */
 export type ExchangeOutcome = 'answered' | 'struggling' | 'unreachable';
@@ -71,6 +64,12 @@ export class ConnectivityMonitor {
     this.#offlineAfter = Math.max(1, options.offlineAfter ?? 2);
   }
 
+  /**
+   * What staff see in the corner of the screen, and what the outbox reads to decide whether to try:
+   * - `online`: the service answers normally;
+   * - `degraded`: it answers, but with 429/5xx or garbage, or one request just failed to reach it;
+   * - `offline`: `offlineAfter` consecutive attempts could not reach it.
+   */
   get state(): ConnectivityState {
     return this.#state;
   }

@@ -10,7 +10,6 @@ export {
   type ConnectivityChange,
   type ConnectivityEvents,
   ConnectivityMonitor,
-  type ConnectivityState,
   type ExchangeOutcome,
 } from './connectivity.ts';
 export {
@@ -48,8 +47,11 @@ export {
   type PageItem,
   type PageableOperation,
 } from './pagination.ts';
-export { DEFAULT_PDF_MAX_BYTES, type PdfDocument } from './pdf.ts';
+export { DEFAULT_PDF_MAX_BYTES, PDF_MAGIC, type PdfDocument } from './pdf.ts';
 export {
+  RetryBudget,
+  backoffDelay,
+  failureKindOf,
   type FailureKind,
   type RetryClass,
   type RetryPolicy,
@@ -58,3 +60,4 @@ export {
   defaultRetryPolicy,
 } from './retry-policy.ts';
 export type { Credentials, CredentialsProvider } from './token.ts';
+export { TypedEmitter } from './typed-emitter.ts';

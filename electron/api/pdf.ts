@@ -11,7 +11,7 @@ export interface PdfDocument {
 /** Invoices and slips are a few hundred kilobytes; anything near this is not a document to print. */
 export const DEFAULT_PDF_MAX_BYTES = 20 * 1024 * 1024;
 
-const magic = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
+export const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 
 /**
  * A printer fed an HTML error page or a truncated file prints garbage or nothing, so the reply
@@ -48,8 +48,8 @@ export function checkPdf(
     });
   }
   if (
-    reply.body.byteLength < magic.length ||
-    magic.some((byte, index) => reply.body[index] !== byte)
+    reply.body.byteLength < PDF_MAGIC.length ||
+    PDF_MAGIC.some((byte, index) => reply.body[index] !== byte)
   ) {
     throw new ContractViolation({
       operationId,

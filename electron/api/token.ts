@@ -1,4 +1,4 @@
-import type { Logger } from '../logging/redacting-logger.ts';
+import type { Logger } from '../logging/index.ts';
 import type { Clock } from './clock.ts';
 import { CredentialsRejected, isCommerceApiError } from './errors.ts';
 

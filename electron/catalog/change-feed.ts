@@ -1,14 +1,14 @@
 import type { CatalogChange, CatalogProduct } from '../../shared/api/catalog.ts';
 import type { ProductReference } from '../../shared/api/products.ts';
-import { NotFound } from '../api/errors.ts';
-import { ChangeFeedWindow } from '../api/pagination.ts';
+import { MAX_PAGE_SIZE } from '../../shared/api/primitives.ts';
+import type { ChangeWindowRecord } from '../../shared/ipc/catalog.ts';
+import { ChangeFeedWindow, NotFound } from '../api/index.ts';
 import { catalogViews } from './full-sync.ts';
 import type { CatalogMirror } from './mirror.ts';
 import type { ReferentialKind } from './mirror-writer.ts';
 import type { ProgressTracker } from './progress.ts';
 import { fetchReferentials, relabelEmbedded, writeReferentials } from './referentials.ts';
 import type { CatalogSource } from './source.ts';
-import type { ChangeWindowRecord } from './sync-state.ts';
 
 export interface ChangeFeedOptions {
   readonly now: () => number;
@@ -65,7 +65,7 @@ export async function runChangeFeed(
   options: ChangeFeedOptions,
 ): Promise<ChangeFeedResult> {
   const { progress, signal, now } = options;
-  const pageSize = options.pageSize ?? 500;
+  const pageSize = options.pageSize ?? MAX_PAGE_SIZE;
   const callOptions = signal === undefined ? undefined : { signal };
   const since = mirror.state.get('cursor');
   if (since === undefined) throw new Error('no change-feed cursor: run a full sync first');

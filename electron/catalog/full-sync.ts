@@ -1,11 +1,12 @@
 import type { CatalogProductsReply } from '../../shared/api/catalog.ts';
-import { ContractViolation } from '../api/errors.ts';
+import { MAX_PAGE_SIZE } from '../../shared/api/primitives.ts';
+import type { FullSyncProgressRecord, FullSyncRecord } from '../../shared/ipc/catalog.ts';
+import { ContractViolation } from '../api/index.ts';
 import type { CatalogMirror } from './mirror.ts';
 import type { MirrorWriter } from './mirror-writer.ts';
 import type { ProgressTracker } from './progress.ts';
 import { fetchReferentials, referentialKinds, writeReferentials } from './referentials.ts';
 import type { CatalogSource } from './source.ts';
-import type { FullSyncProgressRecord, FullSyncRecord } from './sync-state.ts';
 
 /**
  * `displayedOnline` is a filter with a default (true): the catalogue route never returns hidden
@@ -17,7 +18,7 @@ export interface FullSyncOptions {
   readonly now: () => number;
   readonly progress: ProgressTracker;
   readonly signal?: AbortSignal | undefined;
-  /** Catalogue page size (the spec's maximum, 500, by default). */
+  /** Catalogue page size (the spec's maximum by default). */
   readonly pageSize?: number;
   /** An interrupted full sync younger than this continues where it stopped; older ones restart. */
   readonly resumeWithinMs?: number;
@@ -47,7 +48,7 @@ export async function runFullSync(
   options: FullSyncOptions,
 ): Promise<FullSyncResult> {
   const { now, progress, signal } = options;
-  const pageSize = options.pageSize ?? 500;
+  const pageSize = options.pageSize ?? MAX_PAGE_SIZE;
   const callOptions = signal === undefined ? undefined : { signal };
   const startedAtMs = now();
 

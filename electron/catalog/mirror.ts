@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
-import type { KioskDatabase } from '../storage/database.ts';
+import type { MirrorSize } from '../../shared/ipc/catalog.ts';
+import type { KioskDatabase } from '../storage/index.ts';
 import { MirrorWriter } from './mirror-writer.ts';
 import {
   type MirrorTables,
@@ -10,17 +11,6 @@ import {
   shadowTables,
 } from './schema.ts';
 import { SyncState } from './sync-state.ts';
-
-export interface MirrorSize {
-  readonly products: number;
-  readonly items: number;
-  readonly shops: number;
-  readonly categories: number;
-  readonly characteristics: number;
-  readonly productTypes: number;
-  /** The whole kiosk database file (the mirror is most of it). */
-  readonly databaseBytes: number;
-}
 
 /**
  * The catalogue mirror in the kiosk database: the live table set that queries read, the shadow

@@ -1,33 +1,4 @@
-/** What a synchronisation is doing, for the kiosk's status line and `kioskctl`'s progress bar. */
-export type SyncKind = 'full' | 'changes';
-
-export type SyncPhase =
-  /** Shops, categories, characteristics, product types. */
-  | 'referentials'
-  /** Full sync: catalogue pages into the shadow tables. */
-  | 'products'
-  /** Full sync: the shadow mirror replaces the live one. */
-  | 'swap'
-  /** Change feed: reading the window's pages. */
-  | 'changes'
-  /** Change feed: fetching and applying what changed. */
-  | 'apply'
-  | 'done';
-
-export interface SyncProgress {
-  readonly kind: SyncKind;
-  readonly phase: SyncPhase;
-  readonly pagesDone: number;
-  /** Null until the first page told the total. */
-  readonly pagesTotal: number | null;
-  readonly productsDone: number;
-  readonly productsTotal: number | null;
-  /** Over this run's products phase; null before its first page. */
-  readonly productsPerSecond: number | null;
-  /** Estimated time left in the current phase; null when unknown. */
-  readonly etaMs: number | null;
-  readonly elapsedMs: number;
-}
+import type { SyncKind, SyncPhase, SyncProgress } from '../../shared/ipc/catalog.ts';
 
 export type ProgressListener = (progress: SyncProgress) => void;
 

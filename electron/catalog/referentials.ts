@@ -5,6 +5,7 @@ import type {
   ItemEntry,
   ShopRef,
 } from '../../shared/api/catalog.ts';
+import { MAX_PAGE_SIZE } from '../../shared/api/primitives.ts';
 import type { Category, Characteristic, ProductType, Shop } from '../../shared/api/referentials.ts';
 import type { z } from 'zod';
 import type { MirrorWriter, ReferentialKind } from './mirror-writer.ts';
@@ -24,8 +25,6 @@ export const referentialKinds: readonly ReferentialKind[] = [
   'characteristics',
   'productTypes',
 ];
-
-const REFERENTIAL_PAGE = 500;
 
 interface ListReply<T> {
   readonly data: readonly T[];
@@ -53,7 +52,7 @@ export async function fetchReferentials(
   signal?: AbortSignal,
 ): Promise<Partial<Referentials>> {
   const options = signal === undefined ? undefined : { signal };
-  const query = (page: number) => ({ query: { page, limit: REFERENTIAL_PAGE } });
+  const query = (page: number) => ({ query: { page, limit: MAX_PAGE_SIZE } });
   const result: {
     shops?: Shop[];
     categories?: Category[];

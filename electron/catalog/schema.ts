@@ -1,8 +1,7 @@
-import type { DatabaseSync } from 'node:sqlite';
-
 /**
- * The catalogue mirror's tables, in one place: the storage migration creates the live set, and a
- * full synchronisation creates the same set under shadow names, fills it, then swaps it in.
+ * The catalogue mirror's tables, in one place: migration 3 (migrations/003-mirror.ts) creates the
+ * live set, and a full synchronisation creates the same set under shadow names, fills it, then
+ * swaps it in.
  *
  * The mirror is rebuildable data (the service is the truth), so a later schema change is simply a
  * new migration that drops these tables and lets the next start run a full synchronisation.
@@ -126,15 +125,3 @@ export const stateTableSql = `
 export function dropMirrorTablesSql(tables: MirrorTables): string {
   return mirrorTableKeys.map((key) => `DROP TABLE IF EXISTS ${tables[key]};`).join('\n');
 }
-
-/** The migration's body: an empty live mirror (generation 0) and the state table. */
-export function createCatalogSchema(db: DatabaseSync): void {
-  db.exec(mirrorTablesSql(liveTables, 0));
-  db.exec(stateTableSql);
-}
-
-/** The entry to append to `electron/storage/migrations.ts` (it adds its own version number). */
-export const catalogMigration = {
-  name: 'catalogue mirror: products, items, search index, referentials, sync state',
-  up: createCatalogSchema,
-} as const;

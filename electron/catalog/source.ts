@@ -1,4 +1,4 @@
-import type { CommerceApiClient } from '../api/client.ts';
+import type { CommerceApiClient } from '../api/index.ts';
 
 /**
  * What the catalogue mirror calls on the Commerce API: a structural slice of the client, so the

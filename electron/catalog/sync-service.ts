@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { type Clock, systemClock } from '../api/clock.ts';
-import { Forbidden, isCommerceApiError } from '../api/errors.ts';
-import { TypedEmitter } from '../api/typed-emitter.ts';
-import { type Logger, silentLogger } from '../logging/redacting-logger.ts';
-import type { KioskDatabase } from '../storage/database.ts';
-import { Lease } from '../storage/lease.ts';
+import type { CatalogStatus, SyncKind, SyncProgress } from '../../shared/ipc/catalog.ts';
+import {
+  type Clock,
+  Forbidden,
+  isCommerceApiError,
+  systemClock,
+  TypedEmitter,
+} from '../api/index.ts';
+import { type Logger, silentLogger } from '../logging/index.ts';
+import { type KioskDatabase, Lease } from '../storage/index.ts';
 import { type ChangeFeedResult, runChangeFeed } from './change-feed.ts';
 import { CatalogError } from './errors.ts';
 import { type FullSyncResult, runFullSync } from './full-sync.ts';
 import { CatalogMirror } from './mirror.ts';
-import { ProgressTracker, type SyncKind, type SyncProgress } from './progress.ts';
+import { ProgressTracker } from './progress.ts';
 import type { CatalogSource } from './source.ts';
-import { type CatalogStatus, isFullSyncDue, readStatus } from './status.ts';
+import { isFullSyncDue, readStatus } from './status.ts';
 
 export interface CatalogSyncOptions {
   readonly database: KioskDatabase;
@@ -22,7 +26,7 @@ export interface CatalogSyncOptions {
   readonly fullResyncIntervalMs?: number;
   /** Change-feed period of `start()` (default: one minute). */
   readonly changeFeedIntervalMs?: number;
-  /** Page size of the catalogue and the change feed (default and maximum: 500). */
+  /** Page size of the catalogue and the change feed (default: the spec's maximum). */
   readonly pageSize?: number;
   /** An interrupted full sync younger than this continues from its last page (default 6 h). */
   readonly resumeFullSyncWithinMs?: number;

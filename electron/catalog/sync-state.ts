@@ -1,4 +1,10 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type {
+  ChangeWindowRecord,
+  ErrorRecord,
+  FullSyncProgressRecord,
+  FullSyncRecord,
+} from '../../shared/ipc/catalog.ts';
 import { STATE_TABLE } from './schema.ts';
 
 /**
@@ -7,48 +13,9 @@ import { STATE_TABLE } from './schema.ts';
  * cursor with the last apply of its window, the full-sync record with the swap.
  */
 
-/** A completed full synchronisation. Times are ISO; `serverStartedAt` is on the service's clock. */
-export interface FullSyncRecord {
-  readonly startedAt: string;
-  readonly completedAt: string;
-  readonly serverStartedAt: string;
-  readonly products: number;
-  readonly pages: number;
-  readonly durationMs: number;
-}
-
-/** The last change-feed window applied (`until` became the next `since`). */
-export interface ChangeWindowRecord {
-  readonly since: string;
-  readonly until: string;
-  readonly changes: number;
-  readonly pages: number;
-  readonly appliedAt: string;
-}
-
-/**
- * A full synchronisation under way: the shadow tables hold every page before `nextPage` of
- * `walk`. A restarted process continues from there while it is recent enough.
- */
-export interface FullSyncProgressRecord {
-  readonly startedAt: string;
-  readonly serverStartedAt: string;
-  readonly generation: number;
-  readonly walk: number;
-  readonly nextPage: number;
-  readonly pagesDone: number;
-  readonly productsDone: number;
-}
-
 /** Why the mirror cannot be synchronised with this account: live lookups take over. */
 export interface AccessRecord {
   readonly missingScopes: readonly string[];
-  readonly message: string;
-  readonly at: string;
-}
-
-export interface ErrorRecord {
-  readonly code: string;
   readonly message: string;
   readonly at: string;
 }

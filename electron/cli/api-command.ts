@@ -1,82 +1,163 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { CliCredentialsError, loadCliCredentials } from '../credentials/cli-credentials.ts';
 import type { Operation } from '../../shared/api/operation.ts';
 import { type OperationName, operationList, operations } from '../../shared/api/operations.ts';
-import { type CommerceApiClient, createApiClient } from '../api/client.ts';
-import { isCommerceApiError } from '../api/errors.ts';
-import type { PdfDocument } from '../api/pdf.ts';
-import type { Credentials } from '../api/token.ts';
-import { type Logger, createRedactingLogger, silentLogger } from '../logging/redacting-logger.ts';
+import type { CommerceApiClient, PdfDocument } from '../api/index.ts';
+import { buildClient, loadCredentials, requireApiBaseUrl } from './api-connection.ts';
+import {
+  CommandError,
+  type CommandLine,
+  type GlobalFlags,
+  type Io,
+  exitCodes,
+  loggerFor,
+  parseFlags,
+  runCommand,
+} from './command.ts';
 
 /**
  * `kioskctl api`: one contract operation from a technician's shell, through the same client the
  * kiosk uses (validation, token, retries, reply parsing), so what it prints is what the kiosk sees.
+ * It is also what `kioskctl` runs without a known command: its usage is kioskctl's.
  */
 
-/** The exit codes are an interface: scripts on the fleet branch on them. */
-export const exitCodes = {
-  ok: 0,
-  unexpected: 1,
-  /** Refused locally: bad flag, bad input, missing configuration; nothing was sent. */
-  invalidRequest: 2,
-  /** The API answered with an error. */
-  apiError: 3,
-  /** No answer: network failure or timeout. */
-  network: 4,
-  /** The API answered something the contract does not allow. */
-  contractViolation: 5,
-} as const;
+export const apiUsage = `usage:
+  kioskctl [global flags] api <operationId> [--param name=value ...]
+           [--body <json>|@<file>] [--idempotency-key <key>] [--out <file>]
+  kioskctl api --list
+  kioskctl catalog|outbox|print|printers|credentials ... --help   (the other commands, each with its own help)
 
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly env: Readonly<Record<string, string | undefined>>;
+global flags, taken by every command (each ignores those it has no use for), before or after its own:
+  --base-url      the Commerce API base URL (or env KIOSK_API_BASE_URL)
+  --credentials   a JSON file {"email": "...", "password": "..."} (or env KIOSK_API_EMAIL, KIOSK_API_PASSWORD)
+  --data-dir      the kiosk data directory (or env KIOSK_DATA_DIR)
+  --cups-server   the CUPS scheduler, host:port (or env KIOSK_CUPS_SERVER)
+  --verbose       redacted JSON log lines on stderr
+
+api flags:
+  --param         a path or query parameter of the operation; repeat for several
+  --body          the JSON body (replaceCustomer, debitGiftCard)
+  --idempotency-key  the Idempotency-Key of debitGiftCard: reuse it to retry the same debit
+  --out           where a PDF operation writes the document
+
+exit codes of api: 0 ok, 2 refused locally, 3 API error reply, 4 network or timeout, 5 contract violation
+`;
+
+export interface ApiCommandContext {
+  readonly io: Io;
 }
 
-export interface ApiCommandArgs {
+const options = {
+  param: { type: 'string', multiple: true },
+  body: { type: 'string' },
+  'idempotency-key': { type: 'string' },
+  out: { type: 'string' },
+  list: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+interface ApiRequest {
   readonly operationId: string | undefined;
   readonly list: boolean;
-  readonly baseUrl: string | undefined;
-  readonly credentialsFile: string | undefined;
   readonly params: readonly string[];
   readonly body: string | undefined;
   readonly idempotencyKey: string | undefined;
   readonly out: string | undefined;
-  readonly verbose: boolean;
 }
 
-/** A refusal of the command line itself, before any client exists. */
-export class UsageError extends Error {
-  readonly code: string;
-  constructor(code: 'USAGE' | 'CONFIG' | 'INVALID_REQUEST', message: string) {
-    super(message);
-    this.name = 'UsageError';
-    this.code = code;
+/** Runs `kioskctl api ...` (`argv` is kioskctl's, as typed); returns the exit code. */
+export function runApiCommand(
+  argv: readonly string[],
+  context: ApiCommandContext,
+): Promise<number> {
+  return runCommand(argv, context.io, (line) => run(line, context.io));
+}
+
+async function run({ globals, name, args }: CommandLine, io: Io): Promise<number> {
+  const { values, positionals } = parseFlags(args, options, 'kioskctl --help');
+  if (values.help) {
+    io.stdout(apiUsage);
+    return exitCodes.ok;
   }
+  if (name !== 'api') {
+    throw new CommandError(
+      'USAGE',
+      name === undefined
+        ? 'missing command (kioskctl --help)'
+        : `unknown command "${name}" (commands: api, catalog, outbox, print, printers, credentials; kioskctl --help)`,
+    );
+  }
+  const [operationId, ...extra] = positionals;
+  if (extra.length > 0) throw new CommandError('USAGE', `unexpected argument "${extra[0]}"`);
+  const request: ApiRequest = {
+    operationId,
+    list: values.list ?? false,
+    params: values.param ?? [],
+    body: values.body,
+    idempotencyKey: values['idempotency-key'],
+    out: values.out,
+  };
+  if (request.list) {
+    if (request.operationId !== undefined)
+      throw new CommandError('USAGE', '--list takes no operationId');
+    io.stdout(formatOperationList());
+    return exitCodes.ok;
+  }
+  return callFromShell(request, globals, io);
 }
 
-export function writeError(io: CliIo, code: string, status: number | null, message: string): void {
-  io.stderr(`${JSON.stringify({ error: { code, status, message } })}\n`);
-}
+async function callFromShell(request: ApiRequest, globals: GlobalFlags, io: Io): Promise<number> {
+  if (request.operationId === undefined) {
+    throw new CommandError(
+      'USAGE',
+      'missing operationId: kioskctl api <operationId> [--param name=value ...] (or --list)',
+    );
+  }
+  if (!isOperationName(request.operationId)) {
+    throw new CommandError(
+      'USAGE',
+      `unknown operationId "${request.operationId}" (kioskctl api --list shows the 30 operations)`,
+    );
+  }
+  const name = request.operationId;
+  const operation: Operation = operations[name];
+  const isPdf = 'pdf' in operation.reply;
+  if (isPdf && request.out === undefined)
+    throw new CommandError('USAGE', `${name} returns a PDF: give --out <file>`);
+  if (!isPdf && request.out !== undefined)
+    throw new CommandError('USAGE', `--out is for the PDF operations; ${name} prints JSON`);
+  if (
+    name === 'authenticate' &&
+    (request.params.length > 0 ||
+      request.body !== undefined ||
+      request.idempotencyKey !== undefined)
+  ) {
+    throw new CommandError(
+      'USAGE',
+      'authenticate takes no input: it uses the configured credentials',
+    );
+  }
 
-export function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError) return exitCodes.invalidRequest;
-  if (!isCommerceApiError(error)) return exitCodes.unexpected;
-  switch (error.kind) {
-    case 'InvalidRequest':
-      return 'local' in error && error.local === true
-        ? exitCodes.invalidRequest
-        : exitCodes.apiError;
-    case 'CredentialsRejected':
-      // Without a status the credentials were unreadable or malformed: a local configuration fault.
-      return error.status === undefined ? exitCodes.invalidRequest : exitCodes.apiError;
-    case 'NetworkError':
-    case 'Timeout':
-      return exitCodes.network;
-    case 'ContractViolation':
-      return exitCodes.contractViolation;
-    default:
-      return exitCodes.apiError;
+  const baseUrl = requireApiBaseUrl(globals, io.env);
+  const input = await buildInput(operation, request);
+  const credentials = await loadCredentials(globals, io.env);
+  const client = buildClient({
+    baseUrl,
+    credentials: async () => credentials,
+    logger: loggerFor(globals, io, 'kioskctl'),
+  });
+  try {
+    const result = await callOperation(client, name, input);
+    if (isPdf) {
+      const document = result as PdfDocument;
+      // Invoices and slips name a customer: readable by the technician's account only.
+      await writeFile(request.out!, document.bytes, { mode: 0o600 });
+      io.stdout(`${JSON.stringify({ bytes: document.bytes.byteLength, out: request.out })}\n`);
+    } else {
+      io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    }
+    return exitCodes.ok;
+  } finally {
+    client.close();
   }
 }
 
@@ -102,19 +183,6 @@ function isOperationName(name: string): name is OperationName {
   return Object.hasOwn(operations, name);
 }
 
-/** The integration account for a kioskctl command, or a CONFIG usage error saying where to put it. */
-export async function loadCredentials(
-  credentialsFile: string | undefined,
-  env: CliIo['env'],
-): Promise<Credentials> {
-  try {
-    return (await loadCliCredentials({ credentialsFile, env })).credentials;
-  } catch (error) {
-    if (error instanceof CliCredentialsError) throw new UsageError('CONFIG', error.message);
-    throw error;
-  }
-}
-
 interface OperationInputParts {
   params?: Record<string, string>;
   query?: Record<string, string>;
@@ -122,39 +190,37 @@ interface OperationInputParts {
   body?: unknown;
 }
 
-async function buildInput(
-  operation: Operation,
-  args: ApiCommandArgs,
-): Promise<OperationInputParts> {
+async function buildInput(operation: Operation, request: ApiRequest): Promise<OperationInputParts> {
   const input: OperationInputParts = {};
   const pathNames = new Set(Object.keys(operation.params?.shape ?? {}));
   const seen = new Set<string>();
-  for (const pair of args.params) {
+  for (const pair of request.params) {
     const at = pair.indexOf('=');
-    if (at <= 0) throw new UsageError('USAGE', `--param expects name=value, got "${pair}"`);
+    if (at <= 0) throw new CommandError('USAGE', `--param expects name=value, got "${pair}"`);
     const name = pair.slice(0, at);
     const value = pair.slice(at + 1);
-    if (seen.has(name)) throw new UsageError('USAGE', `--param ${name} is given twice`);
+    if (seen.has(name)) throw new CommandError('USAGE', `--param ${name} is given twice`);
     seen.add(name);
     // Path parameters by their name in the template; every other name is a query parameter,
     // which the operation's strict query schema accepts or refuses.
     if (pathNames.has(name)) (input.params ??= {})[name] = value;
     else (input.query ??= {})[name] = value;
   }
-  if (args.idempotencyKey !== undefined) input.headers = { 'Idempotency-Key': args.idempotencyKey };
-  if (args.body !== undefined) {
-    let text = args.body;
+  if (request.idempotencyKey !== undefined)
+    input.headers = { 'Idempotency-Key': request.idempotencyKey };
+  if (request.body !== undefined) {
+    let text = request.body;
     if (text.startsWith('@')) {
       try {
         text = await readFile(text.slice(1), 'utf8');
       } catch {
-        throw new UsageError('USAGE', `cannot read the body file ${text.slice(1)}`);
+        throw new CommandError('USAGE', `cannot read the body file ${text.slice(1)}`);
       }
     }
     try {
       input.body = JSON.parse(text);
     } catch {
-      throw new UsageError(
+      throw new CommandError(
         'USAGE',
         '--body is not valid JSON (use --body \'{"...": ...}\' or --body @file.json)',
       );
@@ -175,79 +241,4 @@ async function callOperation(
     input: unknown,
   ) => Promise<unknown>;
   return method.call(client, input);
-}
-
-export async function runApiCommand(args: ApiCommandArgs, io: CliIo): Promise<number> {
-  if (args.list) {
-    if (args.operationId !== undefined)
-      throw new UsageError('USAGE', '--list takes no operationId');
-    io.stdout(formatOperationList());
-    return exitCodes.ok;
-  }
-  if (args.operationId === undefined) {
-    throw new UsageError(
-      'USAGE',
-      'missing operationId: kioskctl api <operationId> [--param name=value ...] (or --list)',
-    );
-  }
-  if (!isOperationName(args.operationId)) {
-    throw new UsageError(
-      'USAGE',
-      `unknown operationId "${args.operationId}" (kioskctl api --list shows the 30 operations)`,
-    );
-  }
-  const name = args.operationId;
-  const operation: Operation = operations[name];
-  const isPdf = 'pdf' in operation.reply;
-  if (isPdf && args.out === undefined)
-    throw new UsageError('USAGE', `${name} returns a PDF: give --out <file>`);
-  if (!isPdf && args.out !== undefined)
-    throw new UsageError('USAGE', `--out is for the PDF operations; ${name} prints JSON`);
-  if (
-    name === 'authenticate' &&
-    (args.params.length > 0 || args.body !== undefined || args.idempotencyKey !== undefined)
-  ) {
-    throw new UsageError(
-      'USAGE',
-      'authenticate takes no input: it uses the configured credentials',
-    );
-  }
-
-  const baseUrl = args.baseUrl ?? io.env['KIOSK_API_BASE_URL'];
-  if (baseUrl === undefined || baseUrl === '') {
-    throw new UsageError(
-      'CONFIG',
-      'no API base URL: pass --base-url <url> or set KIOSK_API_BASE_URL',
-    );
-  }
-  const input = await buildInput(operation, args);
-  const credentials = await loadCredentials(args.credentialsFile, io.env);
-  const logger: Logger = args.verbose
-    ? createRedactingLogger({
-        sink: (line) => io.stderr(`${line}\n`),
-        level: 'debug',
-        base: { component: 'kioskctl' },
-      })
-    : silentLogger;
-
-  let client: CommerceApiClient;
-  try {
-    client = createApiClient({ baseUrl, credentials: async () => credentials, logger });
-  } catch (error) {
-    throw new UsageError('CONFIG', error instanceof Error ? error.message : String(error));
-  }
-  try {
-    const result = await callOperation(client, name, input);
-    if (isPdf) {
-      const document = result as PdfDocument;
-      // Invoices and slips name a customer: readable by the technician's account only.
-      await writeFile(args.out!, document.bytes, { mode: 0o600 });
-      io.stdout(`${JSON.stringify({ bytes: document.bytes.byteLength, out: args.out })}\n`);
-    } else {
-      io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-    }
-    return exitCodes.ok;
-  } finally {
-    client.close();
-  }
 }

@@ -1,15 +1,26 @@
-import { parseArgs } from 'node:util';
-import { type ApiClientOptions, type CommerceApiClient, createApiClient } from '../api/client.ts';
-import { isCommerceApiError } from '../api/errors.ts';
-import { CatalogQueries } from '../catalog/availability.ts';
-import { CatalogError } from '../catalog/errors.ts';
-import type { SyncProgress } from '../catalog/progress.ts';
-import { onlineProbeOf } from '../catalog/source.ts';
-import { CatalogSyncService } from '../catalog/sync-service.ts';
-import { type Logger, createRedactingLogger, silentLogger } from '../logging/redacting-logger.ts';
-import { type KioskDatabase, openDatabase } from '../storage/database.ts';
-import { StorageError } from '../storage/errors.ts';
-import { type CliIo, UsageError, exitCodeFor, exitCodes, loadCredentials } from './api-command.ts';
+import type { SyncProgress } from '../../shared/ipc/catalog.ts';
+import type { CommerceApiClient } from '../api/index.ts';
+import {
+  CatalogError,
+  CatalogQueries,
+  CatalogSyncService,
+  onlineProbeOf,
+} from '../catalog/index.ts';
+import { type KioskDatabase, openDatabase, StorageError } from '../storage/index.ts';
+import { kioskSchema } from '../schema.ts';
+import { type CreateClient, apiBaseUrl, connectApi } from './api-connection.ts';
+import {
+  CommandError,
+  type CommandLine,
+  type Failure,
+  type GlobalFlags,
+  type Io,
+  describeFailure,
+  exitCodes,
+  loggerFor,
+  parseFlags,
+  runCommand,
+} from './command.ts';
 
 /**
  * `kioskctl catalog`: the technician's view of the catalogue mirror in a kiosk's data directory.
@@ -19,7 +30,7 @@ import { type CliIo, UsageError, exitCodeFor, exitCodes, loadCredentials } from 
  *   kioskctl catalog search <text> [--shop <id>] [--available-only] [--category <id>]
  *                                [--limit <n>] [--fresh]
  *
- * Common flags: --data-dir (or env KIOSK_DATA_DIR), --base-url (or KIOSK_API_BASE_URL),
+ * Global flags used: --data-dir (or env KIOSK_DATA_DIR), --base-url (or KIOSK_API_BASE_URL),
  * --credentials <file> (or KIOSK_API_EMAIL and KIOSK_API_PASSWORD), --verbose.
  * `search` answers from the mirror, without reading credentials; with --fresh, or when the mirror
  * was never synchronised, it asks the service if a base URL and credentials are configured.
@@ -30,6 +41,7 @@ export const catalogUsage = `usage:
   kioskctl catalog status
   kioskctl catalog search <text> [--shop <id>] [--available-only] [--category <id>] [--limit <n>] [--fresh]
 
+global flags it uses (all of them: kioskctl --help):
   --data-dir      the kiosk data directory (or env KIOSK_DATA_DIR)
   --base-url      the Commerce API base URL (or env KIOSK_API_BASE_URL); sync and --fresh need it
   --credentials   a JSON file {"email": "...", "password": "..."} (or env KIOSK_API_EMAIL, KIOSK_API_PASSWORD)
@@ -43,18 +55,14 @@ exit codes: 0 ok, 1 unexpected, 2 refused locally, 3 API error reply (403: missi
 export const catalogExitCodes = { ...exitCodes, busy: 6 } as const;
 
 export interface CatalogCommandContext {
-  readonly io: CliIo;
+  readonly io: Io;
   /** Draw a progress bar on stderr (kioskctl passes `process.stderr.isTTY`). */
   readonly stderrIsTty?: boolean;
   /** Builds the API client; tests and embedders may tune it (retries, timeouts). */
-  readonly createClient?: (options: ApiClientOptions) => CommerceApiClient;
+  readonly createClient?: CreateClient;
 }
 
 const options = {
-  'data-dir': { type: 'string' },
-  'base-url': { type: 'string' },
-  credentials: { type: 'string' },
-  verbose: { type: 'boolean' },
   full: { type: 'boolean' },
   shop: { type: 'string' },
   'available-only': { type: 'boolean' },
@@ -64,76 +72,71 @@ const options = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Values = ReturnType<
-  typeof parseArgs<{ options: typeof options; allowPositionals: true }>
->['values'];
+type Values = ReturnType<typeof parseFlags<typeof options>>['values'];
 
-/** Runs `kioskctl catalog ...` (`args` are the words after `catalog`); returns the exit code. */
-export async function runCatalogCommand(
-  args: readonly string[],
+/** Runs `kioskctl catalog ...` (`argv` is kioskctl's, as typed); returns the exit code. */
+export function runCatalogCommand(
+  argv: readonly string[],
+  context: CatalogCommandContext,
+): Promise<number> {
+  return runCommand(argv, context.io, (line) => run(line, context), describeCatalogFailure);
+}
+
+async function run(
+  { globals, args }: CommandLine,
   context: CatalogCommandContext,
 ): Promise<number> {
   const { io } = context;
-  try {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
-    } catch (error) {
-      throw new UsageError(
-        'USAGE',
-        `${error instanceof Error ? error.message : String(error)} (kioskctl catalog --help)`,
+  const { values, positionals } = parseFlags(args, options, 'kioskctl catalog --help');
+  if (values.help) {
+    io.stdout(catalogUsage);
+    return exitCodes.ok;
+  }
+  const [command, ...rest] = positionals;
+  switch (command) {
+    case 'sync':
+      refuseExtra(rest);
+      refuseFlags(values, ['shop', 'available-only', 'category', 'limit', 'fresh'], 'sync');
+      return await sync(values, globals, context);
+    case 'status':
+      refuseExtra(rest);
+      refuseFlags(
+        values,
+        ['full', 'shop', 'available-only', 'category', 'limit', 'fresh'],
+        'status',
       );
-    }
-    const { values, positionals } = parsed;
-    if (values.help) {
-      io.stdout(catalogUsage);
-      return exitCodes.ok;
-    }
-    const [command, ...rest] = positionals;
-    switch (command) {
-      case 'sync':
-        refuseExtra(rest);
-        refuseFlags(values, ['shop', 'available-only', 'category', 'limit', 'fresh'], 'sync');
-        return await sync(values, context);
-      case 'status':
-        refuseExtra(rest);
-        refuseFlags(
-          values,
-          ['full', 'shop', 'available-only', 'category', 'limit', 'fresh'],
-          'status',
-        );
-        return status(values, io);
-      case 'search':
-        refuseFlags(values, ['full'], 'search');
-        return await search(rest.join(' '), values, context);
-      case undefined:
-        throw new UsageError(
-          'USAGE',
-          'missing command: sync, status or search (kioskctl catalog --help)',
-        );
-      default:
-        throw new UsageError(
-          'USAGE',
-          `unknown catalog command "${command}" (kioskctl catalog --help)`,
-        );
-    }
-  } catch (error) {
-    return report(io, error);
+      return status(globals, io);
+    case 'search':
+      refuseFlags(values, ['full'], 'search');
+      return await search(rest.join(' '), values, globals, context);
+    case undefined:
+      throw new CommandError(
+        'USAGE',
+        'missing command: sync, status or search (kioskctl catalog --help)',
+      );
+    default:
+      throw new CommandError(
+        'USAGE',
+        `unknown catalog command "${command}" (kioskctl catalog --help)`,
+      );
   }
 }
 
-async function sync(values: Values, context: CatalogCommandContext): Promise<number> {
+async function sync(
+  values: Values,
+  globals: GlobalFlags,
+  context: CatalogCommandContext,
+): Promise<number> {
   const { io } = context;
-  const client = await connect(values, context, true);
-  if (client === undefined) throw new UsageError('CONFIG', 'no API client');
+  const client = await connect(globals, context);
   const bar = context.stderrIsTty ? new ProgressBar(io) : undefined;
   try {
-    const database = openData(values, io);
+    const database = openData(globals, io);
     try {
       const service = new CatalogSyncService({
         database,
         source: client,
-        logger: loggerOf(values, io),
+        logger: loggerFor(globals, io, 'kioskctl'),
       });
       if (bar) service.events.on('progress', (progress) => bar.draw(progress));
       const outcome = await service.sync({ full: values.full ?? false });
@@ -149,8 +152,8 @@ async function sync(values: Values, context: CatalogCommandContext): Promise<num
   }
 }
 
-function status(values: Values, io: CliIo): number {
-  const database = openData(values, io);
+function status(globals: GlobalFlags, io: Io): number {
+  const database = openData(globals, io);
   try {
     const service = new CatalogSyncService({
       database,
@@ -167,22 +170,25 @@ function status(values: Values, io: CliIo): number {
 async function search(
   text: string,
   values: Values,
+  globals: GlobalFlags,
   context: CatalogCommandContext,
 ): Promise<number> {
   const { io } = context;
   let limit: number | undefined;
   if (values.limit !== undefined) {
     if (!/^\d+$/.test(values.limit))
-      throw new UsageError('USAGE', '--limit expects an integer from 1 to 100');
+      throw new CommandError('USAGE', '--limit expects an integer from 1 to 100');
     limit = Number(values.limit);
   }
-  const database = openData(values, io);
+  const database = openData(globals, io);
   let client: CommerceApiClient | undefined;
   try {
     // A mirror answer needs neither the service nor credentials (a technician over SSH has no
     // keyring): connect only when the search will ask the service.
     const mirrorOnly = !new CatalogQueries({ database }).searchWantsService(values.fresh);
-    if (!mirrorOnly) client = await connect(values, context, values.fresh === true);
+    // Without --fresh the service is optional: no base URL means an answer from the mirror.
+    if (!mirrorOnly && (values.fresh === true || apiBaseUrl(globals, io.env) !== undefined))
+      client = await connect(globals, context);
     try {
       const queries = new CatalogQueries({
         database,
@@ -206,62 +212,34 @@ async function search(
   }
 }
 
-function openData(values: Values, io: CliIo): KioskDatabase {
-  const dataDir = values['data-dir'] ?? io.env['KIOSK_DATA_DIR'];
+function openData(globals: GlobalFlags, io: Io): KioskDatabase {
+  const dataDir = globals.dataDir ?? io.env['KIOSK_DATA_DIR'];
   if (dataDir === undefined || dataDir === '') {
-    throw new UsageError(
+    throw new CommandError(
       'CONFIG',
       'no data directory: pass --data-dir <dir> or set KIOSK_DATA_DIR',
     );
   }
-  return openDatabase({ dataDir });
+  return openDatabase({ dataDir, schema: kioskSchema });
 }
 
-/** The client, or undefined when it is optional and nothing is configured. */
-async function connect(
-  values: Values,
-  context: CatalogCommandContext,
-  required: boolean,
-): Promise<CommerceApiClient | undefined> {
-  const { io } = context;
-  const baseUrl = values['base-url'] ?? io.env['KIOSK_API_BASE_URL'];
-  if (baseUrl === undefined || baseUrl === '') {
-    if (!required) return undefined;
-    throw new UsageError(
-      'CONFIG',
-      'no API base URL: pass --base-url <url> or set KIOSK_API_BASE_URL',
-    );
-  }
-  const credentials = await loadCredentials(values.credentials, io.env);
-  try {
-    return (context.createClient ?? createApiClient)({
-      baseUrl,
-      credentials: async () => credentials,
-      logger: loggerOf(values, io),
-    });
-  } catch (error) {
-    throw new UsageError('CONFIG', error instanceof Error ? error.message : String(error));
-  }
-}
-
-function loggerOf(values: Values, io: CliIo): Logger {
-  return values.verbose
-    ? createRedactingLogger({
-        sink: (line) => io.stderr(`${line}\n`),
-        level: 'debug',
-        base: { component: 'kioskctl' },
-      })
-    : silentLogger;
+function connect(globals: GlobalFlags, context: CatalogCommandContext): Promise<CommerceApiClient> {
+  return connectApi(
+    globals,
+    context.io.env,
+    { logger: loggerFor(globals, context.io, 'kioskctl') },
+    context.createClient,
+  );
 }
 
 function refuseExtra(rest: readonly string[]): void {
-  if (rest.length > 0) throw new UsageError('USAGE', `unexpected argument "${rest[0]}"`);
+  if (rest.length > 0) throw new CommandError('USAGE', `unexpected argument "${rest[0]}"`);
 }
 
 function refuseFlags(values: Values, flags: readonly (keyof Values)[], command: string): void {
   for (const flag of flags) {
     if (values[flag] !== undefined)
-      throw new UsageError('USAGE', `--${flag} does not apply to "catalog ${command}"`);
+      throw new CommandError('USAGE', `--${flag} does not apply to "catalog ${command}"`);
   }
 }
 
@@ -271,42 +249,28 @@ function unreachableSource(): ConstructorParameters<typeof CatalogSyncService>[0
   });
 }
 
-/** One JSON error line on stderr, the kioskctl way, with the missing scopes of a 403. */
-function report(io: CliIo, error: unknown): number {
-  let line: {
-    code: string;
-    status: number | null;
-    message: string;
-    missingScopes?: readonly string[];
-  };
-  let exit: number;
+/** The catalogue's errors, with the missing scopes of a 403; the others the kioskctl way. */
+function describeCatalogFailure(error: unknown): Failure {
   if (error instanceof CatalogError) {
-    line = {
+    return {
       code: error.code,
       status: error.code === 'CATALOG_FORBIDDEN' ? 403 : null,
       message: error.message,
+      ...(error.missingScopes.length > 0
+        ? { details: { missingScopes: error.missingScopes } }
+        : {}),
+      exitCode: catalogExitCodeOf(error),
     };
-    if (error.missingScopes.length > 0) line.missingScopes = error.missingScopes;
-    exit = catalogExitCodeOf(error);
-  } else if (error instanceof StorageError) {
-    line = { code: error.code, status: null, message: error.message };
-    exit = exitCodes.unexpected;
-  } else if (isCommerceApiError(error)) {
-    line = { code: error.code, status: error.status ?? null, message: error.message };
-    exit = exitCodeFor(error);
-  } else if (error instanceof UsageError) {
-    line = { code: error.code, status: null, message: error.message };
-    exit = exitCodeFor(error);
-  } else {
-    line = {
-      code: 'UNEXPECTED',
-      status: null,
-      message: error instanceof Error ? error.message : String(error),
-    };
-    exit = exitCodes.unexpected;
   }
-  io.stderr(`${JSON.stringify({ error: line })}\n`);
-  return exit;
+  if (error instanceof StorageError) {
+    return {
+      code: error.code,
+      status: null,
+      message: error.message,
+      exitCode: exitCodes.unexpected,
+    };
+  }
+  return describeFailure(error);
 }
 
 function catalogExitCodeOf(error: CatalogError): number {
@@ -325,11 +289,11 @@ function catalogExitCodeOf(error: CatalogError): number {
 
 /** A one-line bar redrawn in place, at most ten times a second. */
 class ProgressBar {
-  readonly #io: CliIo;
+  readonly #io: Io;
   #lastDraw = 0;
   #drawn = false;
 
-  constructor(io: CliIo) {
+  constructor(io: Io) {
     this.#io = io;
   }
 

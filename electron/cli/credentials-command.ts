@@ -1,22 +1,38 @@
-import { parseArgs } from 'node:util';
-import { createApiClient } from '../api/client.ts';
-import { CredentialsRejected, isCommerceApiError } from '../api/errors.ts';
-import { type VaultChain, type VaultDeps, createVaultChain } from '../credentials/chain.ts';
-import { cliVaultConfig } from '../credentials/cli-credentials.ts';
-import { type CredentialsOverview, describeCredentials } from '../credentials/credential-status.ts';
-import { scrubCredentials } from '../credentials/error-text.ts';
+import { CredentialsRejected, isCommerceApiError } from '../api/index.ts';
 import {
+  checkCredentials,
+  cliVaultConfig,
+  createVaultChain,
+  type Credentials,
+  type CredentialsOverview,
+  credentialsProvider,
+  describeCredentials,
+  isVaultError,
   PasswordEntryAborted,
+  type PasswordStream,
+  readPassword,
+  scrubCredentials,
+  type VaultChain,
+  type VaultDeps,
   VaultReadOnly,
   VaultUnavailable,
-  isVaultError,
-} from '../credentials/errors.ts';
-import { type PasswordStream, readPassword } from '../credentials/password-input.ts';
-import { credentialsProvider } from '../credentials/provider.ts';
-import { checkCredentials } from '../credentials/stored-credentials.ts';
-import type { Credentials } from '../credentials/vault.ts';
-import { type Logger, createRedactingLogger, silentLogger } from '../logging/redacting-logger.ts';
-import { type CliIo, UsageError, exitCodeFor, exitCodes, writeError } from './api-command.ts';
+} from '../credentials/index.ts';
+import type { Logger } from '../logging/index.ts';
+import { apiBaseUrl, buildClient } from './api-connection.ts';
+import {
+  CommandError,
+  type CommandLine,
+  type Failure,
+  type GlobalFlags,
+  type Io,
+  describeFailure,
+  exitCodeFor,
+  exitCodes,
+  loggerFor,
+  parseFlags,
+  refuseFlagsBeyond,
+  runCommand,
+} from './command.ts';
 
 /**
  * `kioskctl credentials set|status|clear`: the integration account in the kiosk's vault, from a
@@ -30,7 +46,7 @@ export const credentialsExitCodes = {
   aborted: 130,
 } as const;
 
-export const credentialsUsage = `usage: kioskctl [--base-url <url>] [--data-dir <dir>] credentials <command> [vault flags]
+export const credentialsUsage = `usage: kioskctl [global flags] credentials <command> [vault flags]
   set --email <e-mail>   store the integration account; the password is read from stdin
                          (typed without echo on a terminal, one line when piped)
   status                 which backend holds the credentials (never their values) and, with a
@@ -41,9 +57,12 @@ vault flags:
   --vault keytar|safe-storage|file   force one backend (or env KIOSK_VAULT); default: the chain
                                      provisioned file (when configured), OS keychain, safeStorage
   --provisioned-credentials <path>   the fleet's provisioned file (or env KIOSK_PROVISIONED_CREDENTIALS)
+
+global flags it uses (all of them: kioskctl --help):
   --data-dir <dir>                   the kiosk's data directory (or env KIOSK_DATA_DIR)
   --base-url <url>                   the Commerce API (or env KIOSK_API_BASE_URL), for status
   --verbose                          redacted JSON log lines of the API client on stderr
+  (--credentials and --cups-server are accepted and ignored: this command manages the vault)
 
 exit codes: 0 ok, 1 unexpected, 2 refused locally (no usable vault, nothing stored, read-only),
             3 POST /auth refused the credentials, 4 network or timeout, 5 contract violation,
@@ -51,7 +70,7 @@ exit codes: 0 ok, 1 unexpected, 2 refused locally (no usable vault, nothing stor
 `;
 
 export interface CredentialsCommandContext {
-  readonly io: CliIo;
+  readonly io: Io;
   /** Where `set` reads the password; process.stdin by default. */
   readonly stdin?: PasswordStream;
   /** A chain to use instead of the one the flags and environment describe. */
@@ -60,99 +79,71 @@ export interface CredentialsCommandContext {
 }
 
 const options = {
-  'base-url': { type: 'string' },
-  'data-dir': { type: 'string' },
-  credentials: { type: 'string' },
   vault: { type: 'string' },
   'provisioned-credentials': { type: 'string' },
   email: { type: 'string' },
-  verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 const commandFlags: Readonly<Record<string, readonly string[]>> = {
   set: ['email'],
-  status: ['base-url'],
+  status: [],
   clear: [],
 };
-const commonFlags = ['vault', 'provisioned-credentials', 'data-dir', 'verbose', 'help'];
+const vaultFlags = ['vault', 'provisioned-credentials'];
 
-/**
- * Runs `credentials <command> ...`. `args` may start with the word `credentials` or not, and may
- * hold the global flags anywhere.
- */
-export async function runCredentialsCommand(
-  args: readonly string[],
+/** Runs `kioskctl credentials <command> ...` (`argv` is kioskctl's, as typed). */
+export function runCredentialsCommand(
+  argv: readonly string[],
   context: CredentialsCommandContext,
 ): Promise<number> {
-  const { io } = context;
   // Whatever credentials this run handles; every line printed is scrubbed of them.
   const seen: { credentials?: Credentials } = {};
-  const print = (text: string) => io.stdout(scrubCredentials(text, seen.credentials));
-  try {
-    return await run(args, context, seen, print);
-  } catch (error) {
-    const { code, status, message, exitCode } = describeFailure(error);
-    writeError(io, code, status, scrubCredentials(message, seen.credentials));
-    return exitCode;
-  }
+  const print = (text: string) => context.io.stdout(scrubCredentials(text, seen.credentials));
+  return runCommand(
+    argv,
+    context.io,
+    (line) => run(line, context, seen, print),
+    (error) => {
+      const failure = describeCredentialsFailure(error);
+      return { ...failure, message: scrubCredentials(failure.message, seen.credentials) };
+    },
+  );
 }
 
 async function run(
-  args: readonly string[],
+  { globals, args }: CommandLine,
   context: CredentialsCommandContext,
   seen: { credentials?: Credentials },
   print: (text: string) => void,
 ): Promise<number> {
   const { io } = context;
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError(
-      'USAGE',
-      `${error instanceof Error ? error.message : String(error)} (kioskctl credentials --help)`,
-    );
-  }
-  const { values } = parsed;
-  const positionals =
-    parsed.positionals[0] === 'credentials' ? parsed.positionals.slice(1) : parsed.positionals;
+  const { values, positionals } = parseFlags(args, options, 'kioskctl credentials --help');
   if (values.help) {
     io.stdout(credentialsUsage);
     return credentialsExitCodes.ok;
   }
   const [command, ...rest] = positionals;
   if (command === undefined || !Object.hasOwn(commandFlags, command)) {
-    throw new UsageError(
+    throw new CommandError(
       'USAGE',
       command === undefined
         ? 'missing credentials command: set, status or clear (kioskctl credentials --help)'
         : `unknown credentials command "${command}" (set, status, clear)`,
     );
   }
-  if (values.credentials !== undefined) {
-    throw new UsageError(
-      'USAGE',
-      "--credentials names a file the other commands read; kioskctl credentials manages the kiosk's vault (see --vault, --provisioned-credentials)",
-    );
-  }
-  const allowed = new Set([...commonFlags, ...commandFlags[command]!]);
-  for (const [flag, value] of Object.entries(values)) {
-    if (value !== undefined && !allowed.has(flag)) {
-      throw new UsageError('USAGE', `--${flag} does not apply to credentials ${command}`);
-    }
-  }
-  if (rest.length > 0) throw new UsageError('USAGE', `unexpected argument "${rest[0]}"`);
+  refuseFlagsBeyond(values, [...vaultFlags, ...commandFlags[command]!], `credentials ${command}`);
+  if (rest.length > 0) throw new CommandError('USAGE', `unexpected argument "${rest[0]}"`);
 
-  const chain = context.vault ?? chainFromFlags(values, io, context.vaultDeps);
+  const chain = context.vault ?? chainFromFlags(values, globals, io, context.vaultDeps);
   switch (command) {
     case 'set':
       return set(chain, values.email, context, seen, print);
     case 'status':
-      return status(chain, values['base-url'] ?? io.env['KIOSK_API_BASE_URL'], {
+      return status(chain, apiBaseUrl(globals, io.env), {
         print,
         seen,
-        logger: loggerFor(values.verbose === true, io),
+        logger: loggerFor(globals, io, 'kioskctl.credentials'),
       });
     default:
       return clear(chain, print);
@@ -160,20 +151,21 @@ async function run(
 }
 
 function chainFromFlags(
-  values: { vault?: string; 'provisioned-credentials'?: string; 'data-dir'?: string },
-  io: CliIo,
+  values: { vault?: string; 'provisioned-credentials'?: string },
+  globals: GlobalFlags,
+  io: Io,
   deps: VaultDeps | undefined,
 ): VaultChain {
   const config = cliVaultConfig(
     {
       vault: values.vault,
       provisionedFile: values['provisioned-credentials'],
-      dataDir: values['data-dir'],
+      dataDir: globals.dataDir,
     },
     io.env,
   );
   if (config === 'none') {
-    throw new UsageError('USAGE', 'the vault is "none": there is no vault to manage');
+    throw new CommandError('USAGE', 'the vault is "none": there is no vault to manage');
   }
   return createVaultChain(config, deps);
 }
@@ -186,7 +178,7 @@ async function set(
   print: (text: string) => void,
 ): Promise<number> {
   if (email === undefined || email.trim() === '') {
-    throw new UsageError('USAGE', 'credentials set needs --email <e-mail>');
+    throw new CommandError('USAGE', 'credentials set needs --email <e-mail>');
   }
   seen.credentials = { email, password: '' };
   // The backend is settled before the password is asked: no one types a secret for nothing.
@@ -259,18 +251,12 @@ async function checkAuth(
   logger: Logger,
 ): Promise<{ auth: AuthCheck; exitCode: number }> {
   const provider = credentialsProvider(chain);
-  let client;
-  try {
-    client = createApiClient({
-      baseUrl,
-      credentials: async () => (seen.credentials = await provider()),
-      logger,
-      timeouts: { responseMs: 15_000 },
-    });
-  } catch (error) {
-    // The client refuses a base URL that is not http(s), or carries a user or a query.
-    throw new UsageError('CONFIG', error instanceof Error ? error.message : String(error));
-  }
+  const client = buildClient({
+    baseUrl,
+    credentials: async () => (seen.credentials = await provider()),
+    logger,
+    timeouts: { responseMs: 15_000 },
+  });
   try {
     const session = await client.authenticate();
     let apiVersion: string | null = null;
@@ -324,22 +310,8 @@ async function clear(chain: VaultChain, print: (text: string) => void): Promise<
   return credentialsExitCodes.ok;
 }
 
-function loggerFor(verbose: boolean, io: CliIo): Logger {
-  return verbose
-    ? createRedactingLogger({
-        sink: (line) => io.stderr(`${line}\n`),
-        level: 'debug',
-        base: { component: 'kioskctl.credentials' },
-      })
-    : silentLogger;
-}
-
-function describeFailure(error: unknown): {
-  code: string;
-  status: number | null;
-  message: string;
-  exitCode: number;
-} {
+/** Password entry aborted, and the vault's own problems; the others the kioskctl way. */
+function describeCredentialsFailure(error: unknown): Failure {
   if (error instanceof PasswordEntryAborted) {
     return {
       code: error.code,
@@ -358,21 +330,5 @@ function describeFailure(error: unknown): {
       exitCode: credentialsExitCodes.invalidRequest,
     };
   }
-  if (error instanceof UsageError) {
-    return { code: error.code, status: null, message: error.message, exitCode: exitCodeFor(error) };
-  }
-  if (isCommerceApiError(error)) {
-    return {
-      code: error.code,
-      status: error.status ?? null,
-      message: error.message,
-      exitCode: exitCodeFor(error),
-    };
-  }
-  return {
-    code: 'UNEXPECTED',
-    status: null,
-    message: error instanceof Error ? error.message : String(error),
-    exitCode: credentialsExitCodes.unexpected,
-  };
+  return describeFailure(error);
 }

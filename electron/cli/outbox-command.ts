@@ -1,28 +1,52 @@
-import { CliCredentialsError, loadCliCredentials } from '../credentials/cli-credentials.ts';
-import { parseArgs } from 'node:util';
-import type { Clock } from '../api/clock.ts';
-import { type CommerceApiClient, createApiClient } from '../api/client.ts';
-import { isCommerceApiError } from '../api/errors.ts';
-import type { Credentials } from '../api/token.ts';
-import { savedOfflineLimits } from '../kiosk/settings-store.ts';
-import { type Logger, createRedactingLogger, silentLogger } from '../logging/redacting-logger.ts';
-import { connectivityOf, createApiGateway, outboxClientRetry } from '../outbox/api-gateway.ts';
-import { OutboxError } from '../outbox/errors.ts';
-import type { ConnectivityStatus } from '../outbox/events.ts';
-import type { DebitGateway } from '../outbox/gateway.ts';
-import type { OfflineLimits } from '../outbox/limits.ts';
-import { Outbox } from '../outbox/outbox.ts';
-import { OutboxSender, type DrainReport, type SenderOptions } from '../outbox/sender.ts';
-import { debitStates, type DebitState, type OutboxDebit } from '../outbox/store.ts';
-import { openDatabase, type KioskDatabase } from '../storage/database.ts';
-import { StorageError } from '../storage/errors.ts';
+import { type Clock, isCommerceApiError } from '../api/index.ts';
+import { savedOfflineLimits } from '../kiosk/index.ts';
+import type { Logger } from '../logging/index.ts';
+import {
+  connectivityOf,
+  type ConnectivityStatus,
+  createApiGateway,
+  type DebitGateway,
+  debitStates,
+  type DrainReport,
+  type OfflineLimits,
+  Outbox,
+  outboxClientRetry,
+  type OutboxDebit,
+  OutboxError,
+  OutboxSender,
+  type SenderOptions,
+} from '../outbox/index.ts';
+import { type KioskDatabase, openDatabase, StorageError } from '../storage/index.ts';
+import { kioskSchema } from '../schema.ts';
+import { connectApi } from './api-connection.ts';
+import {
+  CommandError,
+  type CommandLine,
+  type Failure,
+  type GlobalFlags,
+  type Io,
+  describeFailure,
+  exitCodes,
+  loggerFor,
+  parseFlags,
+  refuseFlagsBeyond,
+  runCommand,
+} from './command.ts';
+import {
+  parseAmount,
+  parseId,
+  parsePolicy,
+  parseSeconds,
+  parseState,
+  required,
+} from './outbox-flags.ts';
 
 /**
  * `kioskctl outbox ...`: the durable gift-card debit outbox from a technician's shell, on the
  * kiosk's own data directory (the same database the kiosk app uses; the sender lease keeps the
  * two from sending at once).
  *
- *   kioskctl [--data-dir <dir>] [--base-url <url>] [--credentials <file>] outbox <command>
+ *   kioskctl [global flags] outbox <command>
  *     enqueue --card <giftCardId> --amount <eur> [--reference <r>] [--policy prefer_online|require_online] [--wait <s>]
  *         Prints {"id","idempotencyKey","state"} on one line once the row is committed, then,
  *         if --wait saw the debit settle in time, a second line {"outcome": {...}}.
@@ -51,29 +75,18 @@ import { StorageError } from '../storage/errors.ts';
  */
 
 export const outboxExitCodes = {
-  ok: 0,
-  unexpected: 1,
-  invalidRequest: 2,
-  apiError: 3,
-  network: 4,
-  contractViolation: 5,
+  ...exitCodes,
   notAccepted: 6,
   conflict: 7,
   storage: 8,
 } as const;
 
-export interface OutboxCommandIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly env: Readonly<Record<string, string | undefined>>;
-}
-
 export interface OutboxCommandContext {
-  readonly io: OutboxCommandIo;
+  readonly io: Io;
   /** A data directory decided by the caller; `--data-dir` and KIOSK_DATA_DIR come after it. */
   readonly dataDir?: string;
   /**
-   * Builds the API side lazily, for drain and --wait; the default reads --base-url and the
+   * Builds the API side lazily, for drain and --wait; the default reads the base URL and the
    * credentials like `kioskctl api` and makes a client with one HTTP attempt per debit call.
    */
   readonly connect?: (settings: ConnectSettings) => Promise<ApiConnection>;
@@ -87,9 +100,8 @@ export interface OutboxCommandContext {
 }
 
 export interface ConnectSettings {
-  readonly baseUrl: string | undefined;
-  readonly credentialsFile: string | undefined;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly globals: GlobalFlags;
+  readonly env: Io['env'];
   readonly logger: Logger;
 }
 
@@ -101,22 +113,7 @@ export interface ApiConnection {
   close(): void;
 }
 
-/** A refusal of the command line itself. */
-class CommandError extends Error {
-  readonly code: string;
-  readonly exitCode: number;
-  constructor(code: string, message: string, exitCode: number = outboxExitCodes.invalidRequest) {
-    super(message);
-    this.code = code;
-    this.exitCode = exitCode;
-  }
-}
-
 const options = {
-  'data-dir': { type: 'string' },
-  'base-url': { type: 'string' },
-  credentials: { type: 'string' },
-  verbose: { type: 'boolean' },
   card: { type: 'string' },
   amount: { type: 'string' },
   reference: { type: 'string' },
@@ -135,9 +132,8 @@ const commandFlags: Readonly<Record<string, readonly string[]>> = {
   show: [],
   cancel: [],
 };
-const globalFlags = ['data-dir', 'base-url', 'credentials', 'verbose', 'help'];
 
-export const outboxUsage = `usage: kioskctl [--data-dir <dir>] [--base-url <url>] [--credentials <file>] outbox <command>
+export const outboxUsage = `usage: kioskctl [global flags] outbox <command>
   enqueue --card <giftCardId> --amount <eur> [--reference <r>] [--policy prefer_online|require_online] [--wait <s>]
   drain [--until-empty] [--timeout <s>]
   list [--state ${debitStates.join('|')}]
@@ -147,38 +143,17 @@ exit codes: 0 ok, 1 unexpected, 2 refused locally, 3 API refused, 4 not drained 
             5 contract violation, 6 not accepted (offline limit / offline), 7 not now, 8 storage
 `;
 
-/**
- * Runs `outbox <command> ...`. `args` may hold the global flags too, anywhere, and may start with
- * the word `outbox` or not (kioskctl passes its argv as is).
- */
-export async function runOutboxCommand(
-  args: readonly string[],
+/** Runs `kioskctl outbox <command> ...` (`argv` is kioskctl's, as typed). */
+export function runOutboxCommand(
+  argv: readonly string[],
   context: OutboxCommandContext,
 ): Promise<number> {
-  const { io } = context;
-  try {
-    return await run(args, context);
-  } catch (error) {
-    const { code, message, exitCode } = describeFailure(error);
-    io.stderr(`${JSON.stringify({ error: { code, message } })}\n`);
-    return exitCode;
-  }
+  return runCommand(argv, context.io, (line) => run(line, context), describeOutboxFailure);
 }
 
-async function run(args: readonly string[], context: OutboxCommandContext): Promise<number> {
+async function run({ globals, args }: CommandLine, context: OutboxCommandContext): Promise<number> {
   const { io } = context;
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new CommandError(
-      'USAGE',
-      `${error instanceof Error ? error.message : String(error)} (kioskctl outbox --help)`,
-    );
-  }
-  const { values } = parsed;
-  const positionals =
-    parsed.positionals[0] === 'outbox' ? parsed.positionals.slice(1) : parsed.positionals;
+  const { values, positionals } = parseFlags(args, options, 'kioskctl outbox --help');
   if (values.help) {
     io.stdout(outboxUsage);
     return outboxExitCodes.ok;
@@ -192,35 +167,20 @@ async function run(args: readonly string[], context: OutboxCommandContext): Prom
         : `unknown outbox command "${command}"`,
     );
   }
-  const allowed = new Set([...globalFlags, ...commandFlags[command]!]);
-  for (const [flag, value] of Object.entries(values)) {
-    if (value !== undefined && !allowed.has(flag))
-      throw new CommandError('USAGE', `--${flag} does not apply to outbox ${command}`);
-  }
+  refuseFlagsBeyond(values, commandFlags[command]!, `outbox ${command}`);
   const takesId = command === 'show' || command === 'cancel';
   if (rest.length > (takesId ? 1 : 0))
     throw new CommandError('USAGE', `unexpected argument "${rest[takesId ? 1 : 0]}"`);
 
-  const dataDir = context.dataDir ?? values['data-dir'] ?? io.env['KIOSK_DATA_DIR'];
+  const dataDir = context.dataDir ?? globals.dataDir ?? io.env['KIOSK_DATA_DIR'];
   if (dataDir === undefined || dataDir === '') {
     throw new CommandError(
       'CONFIG',
       'no data directory: pass --data-dir <dir> or set KIOSK_DATA_DIR',
     );
   }
-  const logger: Logger = values.verbose
-    ? createRedactingLogger({
-        sink: (line) => io.stderr(`${line}\n`),
-        level: 'debug',
-        base: { component: 'kioskctl.outbox' },
-      })
-    : silentLogger;
-  const connectSettings: ConnectSettings = {
-    baseUrl: values['base-url'],
-    credentialsFile: values.credentials,
-    env: io.env,
-    logger,
-  };
+  const logger = loggerFor(globals, io, 'kioskctl.outbox');
+  const connectSettings: ConnectSettings = { globals, env: io.env, logger };
   const connect = () => (context.connect ?? connectWithClient)(connectSettings);
 
   // Validate what needs no database before opening it.
@@ -230,7 +190,7 @@ async function run(args: readonly string[], context: OutboxCommandContext): Prom
     ...context.limits,
     ...savedOfflineLimits(dataDir, logger),
   };
-  const db = openDatabase({ dataDir });
+  const db = openDatabase({ dataDir, schema: kioskSchema });
   let connection: ApiConnection | undefined;
   try {
     switch (command) {
@@ -265,7 +225,7 @@ async function run(args: readonly string[], context: OutboxCommandContext): Prom
         try {
           const outcome = await outbox.waitForOutcome(debit.id, waitMs);
           if (!outcome.settled) return outboxExitCodes.ok;
-          io.stdout(`${JSON.stringify({ outcome: view(outcome.debit) })}\n`);
+          io.stdout(`${JSON.stringify({ outcome: debitView(outcome.debit) })}\n`);
           return outcome.debit.state === 'applied' ? outboxExitCodes.ok : outboxExitCodes.apiError;
         } finally {
           await sender.stop();
@@ -284,22 +244,22 @@ async function run(args: readonly string[], context: OutboxCommandContext): Prom
           ...context.sender,
         });
         const report = await sender.drain({ untilEmpty, timeoutMs });
-        io.stdout(`${JSON.stringify(reportView(report))}\n`);
+        io.stdout(`${JSON.stringify(report)}\n`);
         return drainExitCode(report, untilEmpty);
       }
       case 'list': {
         const state = values.state === undefined ? undefined : parseState(values.state);
         const outbox = makeOutbox(db, context, limits);
         const debits = outbox.list(state === undefined ? {} : { state });
-        io.stdout(`${JSON.stringify({ debits: debits.map(view) })}\n`);
+        io.stdout(`${JSON.stringify({ debits: debits.map(debitView) })}\n`);
         return outboxExitCodes.ok;
       }
       case 'show': {
-        io.stdout(`${JSON.stringify(view(makeOutbox(db, context, limits).get(id!)))}\n`);
+        io.stdout(`${JSON.stringify(debitView(makeOutbox(db, context, limits).get(id!)))}\n`);
         return outboxExitCodes.ok;
       }
       case 'cancel': {
-        io.stdout(`${JSON.stringify(view(makeOutbox(db, context, limits).cancel(id!)))}\n`);
+        io.stdout(`${JSON.stringify(debitView(makeOutbox(db, context, limits).cancel(id!)))}\n`);
         return outboxExitCodes.ok;
       }
       default:
@@ -340,7 +300,7 @@ function drainExitCode(report: DrainReport, untilEmpty: boolean): number {
 }
 
 /** The debit as printed: times in ISO 8601, the body as the exact text sent. */
-export function view(debit: OutboxDebit): Record<string, unknown> {
+export function debitView(debit: OutboxDebit): Record<string, unknown> {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: debit.id,
@@ -366,91 +326,14 @@ export function view(debit: OutboxDebit): Record<string, unknown> {
   };
 }
 
-function reportView(report: DrainReport): Record<string, unknown> {
-  return { ...report };
-}
-
-function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value === '') throw new CommandError('USAGE', `${flag} is required`);
-  return value;
-}
-
-/** Euros as a technician types them: digits, optionally a dot and one or two decimals. */
-function parseAmount(text: string): number {
-  if (!/^\d{1,6}(\.\d{1,2})?$/.test(text)) {
-    throw new CommandError(
-      'USAGE',
-      `--amount expects euros like 12.50 (at most two decimals), got "${text}"`,
-    );
-  }
-  return Number(text);
-}
-
-function parseSeconds(text: string, flag: string): number {
-  if (!/^\d+(\.\d+)?$/.test(text))
-    throw new CommandError('USAGE', `${flag} expects seconds, got "${text}"`);
-  return Math.round(Number(text) * 1000);
-}
-
-function parseId(text: string | undefined): number {
-  if (text === undefined || !/^\d{1,15}$/.test(text)) {
-    throw new CommandError(
-      'USAGE',
-      `expects the debit's local id (a number), got ${text === undefined ? 'nothing' : `"${text}"`}`,
-    );
-  }
-  return Number(text);
-}
-
-function parseState(text: string): DebitState {
-  if (!(debitStates as readonly string[]).includes(text)) {
-    throw new CommandError('USAGE', `--state must be one of ${debitStates.join(', ')}`);
-  }
-  return text as DebitState;
-}
-
-function parsePolicy(text: string | undefined): 'prefer_online' | 'require_online' {
-  if (text === undefined || text === 'prefer_online' || text === 'require_online')
-    return text ?? 'prefer_online';
-  throw new CommandError('USAGE', '--policy must be prefer_online or require_online');
-}
-
-async function loadCredentials(settings: ConnectSettings): Promise<Credentials> {
-  try {
-    const loaded = await loadCliCredentials({
-      credentialsFile: settings.credentialsFile,
-      env: settings.env,
-    });
-    return loaded.credentials;
-  } catch (error) {
-    if (error instanceof CliCredentialsError) throw new CommandError('CONFIG', error.message);
-    throw error;
-  }
-}
-
 async function connectWithClient(settings: ConnectSettings): Promise<ApiConnection> {
-  const baseUrl = settings.baseUrl ?? settings.env['KIOSK_API_BASE_URL'];
-  if (baseUrl === undefined || baseUrl === '') {
-    throw new CommandError(
-      'CONFIG',
-      'no API base URL: pass --base-url <url> or set KIOSK_API_BASE_URL',
-    );
-  }
-  const credentials = await loadCredentials(settings);
-  let client: CommerceApiClient;
-  try {
-    client = createApiClient({
-      baseUrl,
-      credentials: async () => credentials,
-      logger: settings.logger,
-      retry: outboxClientRetry,
-      timeouts: { responseMs: 15_000 },
-      // A one-shot command has a single probe to judge by: unreachable once means offline.
-      offlineAfter: 1,
-    });
-  } catch (error) {
-    throw new CommandError('CONFIG', error instanceof Error ? error.message : String(error));
-  }
+  const client = await connectApi(settings.globals, settings.env, {
+    logger: settings.logger,
+    retry: outboxClientRetry,
+    timeouts: { responseMs: 15_000 },
+    // A one-shot command has a single probe to judge by: unreachable once means offline.
+    offlineAfter: 1,
+  });
   return {
     gateway: createApiGateway(client),
     check: () => client.connectivity.check(),
@@ -459,9 +342,13 @@ async function connectWithClient(settings: ConnectSettings): Promise<ApiConnecti
   };
 }
 
-function describeFailure(error: unknown): { code: string; message: string; exitCode: number } {
-  if (error instanceof CommandError)
-    return { code: error.code, message: error.message, exitCode: error.exitCode };
+/** The outbox's own failures; its line has never carried a status. */
+function describeOutboxFailure(error: unknown): Failure {
+  const { code, message, exitCode } = outboxFailure(error) ?? describeFailure(error);
+  return { code, message, exitCode };
+}
+
+function outboxFailure(error: unknown): Failure | undefined {
   if (error instanceof StorageError)
     return { code: error.code, message: error.message, exitCode: outboxExitCodes.storage };
   if (error instanceof OutboxError) {
@@ -474,6 +361,7 @@ function describeFailure(error: unknown): { code: string; message: string; exitC
     return { code: error.code, message: error.message, exitCode };
   }
   if (isCommerceApiError(error)) {
+    // Unlike `api`, any refusal by the service is "the API refused" here.
     const kind = error.kind;
     const exitCode =
       kind === 'NetworkError' || kind === 'Timeout'
@@ -483,9 +371,5 @@ function describeFailure(error: unknown): { code: string; message: string; exitC
           : outboxExitCodes.apiError;
     return { code: error.code, message: error.message, exitCode };
   }
-  return {
-    code: 'UNEXPECTED',
-    message: error instanceof Error ? error.message : String(error),
-    exitCode: outboxExitCodes.unexpected,
-  };
+  return undefined;
 }

@@ -1,17 +1,28 @@
-import { CliCredentialsError, loadCliCredentials } from '../credentials/cli-credentials.ts';
-import { parseArgs } from 'node:util';
-import { createApiClient } from '../api/client.ts';
-import type { Credentials } from '../api/token.ts';
-import { apiDocumentSource } from '../printing/api-document-source.ts';
-import { isPrintError, MAX_COPIES, type PrintBackend } from '../printing/backend.ts';
-import { chooseBackend } from '../printing/choose-backend.ts';
-import type { DocumentSource } from '../printing/document-source.ts';
-import { DocumentSpool, type DocumentKind } from '../printing/document.ts';
+import { type DocumentKind, MAX_COPIES } from '../../shared/ipc/printing.ts';
 import {
-  PrintQueue,
+  apiDocumentSource,
+  chooseBackend,
+  type DocumentSource,
+  DocumentSpool,
+  isPrintError,
+  type PrintBackend,
   type PrintJobSnapshot,
+  PrintQueue,
   type PrintQueueOptions,
-} from '../printing/print-queue.ts';
+} from '../printing/index.ts';
+import { connectApi } from './api-connection.ts';
+import {
+  CommandError,
+  type CommandLine,
+  type Failure,
+  type GlobalFlags,
+  type Io,
+  describeFailure,
+  exitCodes,
+  parseFlags,
+  runCommand,
+  writeError,
+} from './command.ts';
 
 /**
  * `kioskctl printers` and `kioskctl print invoice|sav-slip <id>`: the same queue, checks and
@@ -21,10 +32,10 @@ import {
 
 /** Scripts on the fleet branch on these. */
 export const printExitCodes = {
-  ok: 0,
-  unexpected: 1,
+  ok: exitCodes.ok,
+  unexpected: exitCodes.unexpected,
   /** Bad flag, bad id, missing configuration: nothing was fetched nor sent. */
-  invalidRequest: 2,
+  invalidRequest: exitCodes.invalidRequest,
   /** The API could not give the document (error reply, network, credentials). */
   documentUnavailable: 3,
   /** The API replied with something that is not a whole PDF: refused, never sent to a printer. */
@@ -40,7 +51,8 @@ export const printUsage = `usage:
   kioskctl print invoice <saleId> [--printer <name>] [--copies <n>] [--media <size>] [--timeout <s>]
   kioskctl print sav-slip <savId> [--printer <name>] [--copies <n>] [--media <size>] [--timeout <s>]
 
-  global: [--base-url <url>] [--credentials <file>] [--cups-server <host:port>]
+  global flags it uses (all of them: kioskctl --help): [--base-url <url>] [--credentials <file>]
+  [--cups-server <host:port>]
   --printer      the printer; else env KIOSK_PRINTER; else the system default printer
   --cups-server  the CUPS scheduler (or env KIOSK_CUPS_SERVER); the system's own when absent
   --timeout      seconds to wait for the printer before cancelling the job (default 120)
@@ -49,25 +61,18 @@ exit codes: 0 printed, 1 unexpected, 2 refused locally, 3 document unavailable,
             5 document refused (not a whole PDF), 6 printing failed, 7 cancelled
 `;
 
-export interface PrintCommandIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly env: Readonly<Record<string, string | undefined>>;
-}
-
 export interface DocumentConnection {
   readonly source: DocumentSource;
   close(): void;
 }
 
 export interface PrintConnectSettings {
-  readonly baseUrl: string | undefined;
-  readonly credentialsFile: string | undefined;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly globals: GlobalFlags;
+  readonly env: Io['env'];
 }
 
 export interface PrintCommandContext {
-  readonly io: PrintCommandIo;
+  readonly io: Io;
   /** The backend to use; by default the one chooseBackend picks for this platform (CUPS). */
   readonly backend?: PrintBackend;
   /** Builds the document source; by default an API client from the flags or the environment. */
@@ -82,20 +87,7 @@ export interface PrintCommandContext {
   readonly platform?: NodeJS.Platform;
 }
 
-class CommandError extends Error {
-  readonly code: string;
-  readonly exitCode: number;
-  constructor(code: string, message: string, exitCode: number = printExitCodes.invalidRequest) {
-    super(message);
-    this.code = code;
-    this.exitCode = exitCode;
-  }
-}
-
 const options = {
-  'base-url': { type: 'string' },
-  credentials: { type: 'string' },
-  'cups-server': { type: 'string' },
   printer: { type: 'string' },
   copies: { type: 'string' },
   media: { type: 'string' },
@@ -109,41 +101,25 @@ const kinds: Readonly<Record<string, DocumentKind>> = {
 };
 const REFERENCE = /^[A-Za-z0-9_.:-]{1,128}$/;
 
-/**
- * Runs `printers` or `print ...`. `args` is kioskctl's argv as is: global flags may come anywhere.
- */
-export async function runPrintCommand(
-  args: readonly string[],
+/** Runs `kioskctl printers` or `kioskctl print ...` (`argv` is kioskctl's, as typed). */
+export function runPrintCommand(
+  argv: readonly string[],
+  context: PrintCommandContext,
+): Promise<number> {
+  return runCommand(argv, context.io, (line) => run(line, context), describePrintFailure);
+}
+
+async function run(
+  { globals, name: command, args }: CommandLine,
   context: PrintCommandContext,
 ): Promise<number> {
   const { io } = context;
-  try {
-    return await run(args, context);
-  } catch (error) {
-    const { code, message, exitCode } = describeFailure(error);
-    io.stderr(`${JSON.stringify({ error: { code, message } })}\n`);
-    return exitCode;
-  }
-}
-
-async function run(args: readonly string[], context: PrintCommandContext): Promise<number> {
-  const { io } = context;
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new CommandError(
-      'USAGE',
-      `${error instanceof Error ? error.message : String(error)} (kioskctl print --help)`,
-    );
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals: rest } = parseFlags(args, options, 'kioskctl print --help');
   if (values.help) {
     io.stdout(printUsage);
     return printExitCodes.ok;
   }
-  const [command, ...rest] = positionals;
-  const cupsServer = values['cups-server'] ?? nonEmpty(io.env['KIOSK_CUPS_SERVER']);
+  const cupsServer = globals.cupsServer ?? nonEmpty(io.env['KIOSK_CUPS_SERVER']);
   if (
     cupsServer !== undefined &&
     !/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$|^\//.test(cupsServer)
@@ -196,11 +172,7 @@ async function run(args: readonly string[], context: PrintCommandContext): Promi
   const printer = values.printer ?? nonEmpty(io.env['KIOSK_PRINTER']);
   const media = values.media ?? nonEmpty(io.env['KIOSK_PRINT_MEDIA']);
 
-  const connection = await (context.connect ?? connectWithClient)({
-    baseUrl: values['base-url'],
-    credentialsFile: values.credentials,
-    env: io.env,
-  });
+  const connection = await (context.connect ?? connectWithClient)({ globals, env: io.env });
   let backend: PrintBackend | undefined;
   let spool: DocumentSpool | undefined;
   let queue: PrintQueue | undefined;
@@ -221,8 +193,9 @@ async function run(args: readonly string[], context: PrintCommandContext): Promi
     io.stdout(`${JSON.stringify(view(final), null, 2)}\n`);
     if (final.state === 'completed') return printExitCodes.ok;
     const problem = final.problem ?? { code: 'cancelled', message: 'The print job was cancelled.' };
-    io.stderr(`${JSON.stringify({ error: { code: problem.code, message: problem.message } })}\n`);
-    return exitCodeFor(final);
+    const failure = { code: problem.code, message: problem.message, exitCode: exitCodeOf(final) };
+    writeError(io, failure);
+    return failure.exitCode;
   } finally {
     await queue?.close();
     await spool?.dispose();
@@ -247,7 +220,7 @@ function view(snapshot: PrintJobSnapshot): Record<string, unknown> {
   };
 }
 
-function exitCodeFor(snapshot: PrintJobSnapshot): number {
+function exitCodeOf(snapshot: PrintJobSnapshot): number {
   if (snapshot.state === 'cancelled') return printExitCodes.cancelled;
   switch (snapshot.problem?.code) {
     case 'document_rejected':
@@ -292,52 +265,22 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-async function loadCredentials(settings: PrintConnectSettings): Promise<Credentials> {
-  try {
-    const loaded = await loadCliCredentials({
-      credentialsFile: settings.credentialsFile,
-      env: settings.env,
-    });
-    return loaded.credentials;
-  } catch (error) {
-    if (error instanceof CliCredentialsError) throw new CommandError('CONFIG', error.message);
-    throw error;
-  }
-}
-
 async function connectWithClient(settings: PrintConnectSettings): Promise<DocumentConnection> {
-  const baseUrl = settings.baseUrl ?? settings.env['KIOSK_API_BASE_URL'];
-  if (baseUrl === undefined || baseUrl === '') {
-    throw new CommandError(
-      'CONFIG',
-      'no API base URL: pass --base-url <url> or set KIOSK_API_BASE_URL',
-    );
-  }
-  const credentials = await loadCredentials(settings);
-  try {
-    const client = createApiClient({ baseUrl, credentials: async () => credentials });
-    return { source: apiDocumentSource(client), close: () => client.close() };
-  } catch (error) {
-    throw new CommandError('CONFIG', error instanceof Error ? error.message : String(error));
-  }
+  const client = await connectApi(settings.globals, settings.env);
+  return { source: apiDocumentSource(client), close: () => client.close() };
 }
 
-function describeFailure(error: unknown): { code: string; message: string; exitCode: number } {
-  if (error instanceof CommandError)
-    return { code: error.code, message: error.message, exitCode: error.exitCode };
-  if (isPrintError(error)) {
-    return {
-      code: error.code,
-      message: error.message,
-      exitCode:
-        error.code === 'invalid_options'
-          ? printExitCodes.invalidRequest
-          : printExitCodes.printFailed,
-    };
-  }
-  return {
-    code: 'UNEXPECTED',
-    message: error instanceof Error ? error.message : String(error),
-    exitCode: printExitCodes.unexpected,
-  };
+/** The print service's errors; the line of print has never carried a status. */
+function describePrintFailure(error: unknown): Failure {
+  const { code, message, exitCode } = isPrintError(error)
+    ? {
+        code: error.code,
+        message: error.message,
+        exitCode:
+          error.code === 'invalid_options'
+            ? printExitCodes.invalidRequest
+            : printExitCodes.printFailed,
+      }
+    : describeFailure(error);
+  return { code, message, exitCode };
 }

@@ -40,3 +40,14 @@ export type { AsyncSafeStorage, SafeStorageApi, SyncSafeStorage } from './safe-s
 export { ProvisionedFileVault } from './provisioned-file-vault.ts';
 export type { ProvisionedFileVaultOptions } from './provisioned-file-vault.ts';
 export { checkCredentials } from './stored-credentials.ts';
+export {
+  CliCredentialsError,
+  type CliCredentialsOptions,
+  type CliCredentialsSource,
+  type CliVaultFlags,
+  type LoadedCliCredentials,
+  cliVaultConfig,
+  loadCliCredentials,
+} from './cli-credentials.ts';
+export { scrubCredentials } from './error-text.ts';
+export { type PasswordStream, type ReadPasswordOptions, readPassword } from './password-input.ts';

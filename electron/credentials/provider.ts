@@ -1,4 +1,4 @@
-import type { CredentialsProvider } from '../api/token.ts';
+import type { CredentialsProvider } from '../api/index.ts';
 import type { VaultChain } from './chain.ts';
 import { CredentialsMissing } from './errors.ts';
 

@@ -1,6 +1,6 @@
-import type { Credentials } from '../api/token.ts';
+import type { Credentials } from '../api/index.ts';
 
-export type { Credentials } from '../api/token.ts';
+export type { Credentials } from '../api/index.ts';
 
 /**
  * The backends, by the names the configuration uses (`vault: 'keytar'`, `order: [...]`), the

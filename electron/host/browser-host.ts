@@ -10,10 +10,9 @@ import {
   LOOPBACK_TOKEN_FRAGMENT,
   LOOPBACK_TOKEN_HEADER,
 } from '../../shared/ipc/loopback.ts';
-import { publishEvents } from '../ipc/event-publisher.ts';
-import { type IpcRouter, createIpcRouter } from '../ipc/router.ts';
-import type { KioskServices } from '../kiosk/kiosk-services.ts';
-import { type Logger, silentLogger } from '../logging/redacting-logger.ts';
+import { createIpcRouter, type IpcRouter, publishEvents } from '../ipc/index.ts';
+import type { KioskServices } from '../kiosk/index.ts';
+import { type Logger, silentLogger } from '../logging/index.ts';
 import { readRendererFile, resolveRendererFile } from './renderer-files.ts';
 import { SECURITY_HEADERS } from './security-policy.ts';
 

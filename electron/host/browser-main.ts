@@ -14,16 +14,15 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../sandbox/index.ts';
-import { createVaultChain } from '../credentials/chain.ts';
-import { cliVaultConfig } from '../credentials/cli-credentials.ts';
+import { cliVaultConfig, createVaultChain } from '../credentials/index.ts';
 import {
-  type KioskCredentials,
+  createKioskServices,
   fixedCredentials,
+  type KioskCredentials,
+  savedApiBaseUrl,
   vaultCredentials,
-} from '../kiosk/credential-store.ts';
-import { createKioskServices } from '../kiosk/kiosk-services.ts';
-import { savedApiBaseUrl } from '../kiosk/settings-store.ts';
-import { createRedactingLogger } from '../logging/redacting-logger.ts';
+} from '../kiosk/index.ts';
+import { createRedactingLogger } from '../logging/index.ts';
 import { startBrowserHost } from './browser-host.ts';
 
 const env = process.env;

@@ -1,5 +1,5 @@
 import type { BrowserWindowConstructorOptions, CustomScheme, PrinterInfo } from 'electron';
-import type { SafeStorageApi } from '../credentials/safe-storage-api.ts';
+import type { SafeStorageApi } from '../credentials/index.ts';
 
 /** Electron's own types, re-exported for code that may not import `electron` (tests). */
 export type WindowOptions = BrowserWindowConstructorOptions;

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import type { ElectronPrintHost, HiddenDocument } from '../printing/electron-backend.ts';
+import type { ElectronPrintHost, HiddenDocument } from '../printing/index.ts';
 import type { BrowserWindowLike, ElectronModule } from './electron-module.ts';
 
 /**

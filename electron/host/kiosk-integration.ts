@@ -1,19 +1,17 @@
 import { resolve } from 'node:path';
-import type { PrintingConfig } from '../printing/choose-backend.ts';
-import { publishEvents } from '../ipc/event-publisher.ts';
-import { type IpcRouter, createIpcRouter } from '../ipc/router.ts';
-import type { SenderInfo } from '../ipc/sender-check.ts';
-import { type VaultConfig } from '../credentials/config.ts';
-import { createVaultChain } from '../credentials/chain.ts';
+import type { PrintingConfig } from '../printing/index.ts';
+import { createIpcRouter, type IpcRouter, publishEvents, type SenderInfo } from '../ipc/index.ts';
+import { createVaultChain, type VaultConfig } from '../credentials/index.ts';
 import {
-  type KioskCredentials,
+  createKioskServices,
   fixedCredentials,
+  type KioskCredentials,
+  type KioskServices,
+  savedApiBaseUrl,
   vaultCredentials,
-} from '../kiosk/credential-store.ts';
-import { type KioskServices, createKioskServices } from '../kiosk/kiosk-services.ts';
-import { savedApiBaseUrl } from '../kiosk/settings-store.ts';
-import type { OfflineLimits } from '../outbox/limits.ts';
-import { type Logger, silentLogger } from '../logging/redacting-logger.ts';
+} from '../kiosk/index.ts';
+import type { OfflineLimits } from '../outbox/index.ts';
+import { type Logger, silentLogger } from '../logging/index.ts';
 import type { KioskSettings } from '../../shared/ipc/status.ts';
 import { appProtocolHandler } from './app-protocol.ts';
 import type { BrowserWindowLike, ElectronModule, IpcInvokeEventLike } from './electron-module.ts';

@@ -1,13 +1,11 @@
 import type { IpcError } from '../../shared/ipc/errors.ts';
 import { ipcErrorCodes } from '../../shared/ipc/errors.ts';
-import { isCommerceApiError, type AnyApiError } from '../api/errors.ts';
-import { CatalogError } from '../catalog/errors.ts';
-import { redactString } from '../logging/redacting-logger.ts';
-import { OutboxError, InvalidDebit } from '../outbox/errors.ts';
-import { OfflineLimitExceeded } from '../outbox/limits.ts';
-import { PrintError } from '../printing/backend.ts';
-import { DocumentRejected } from '../printing/document.ts';
-import { StorageError } from '../storage/errors.ts';
+import { type AnyApiError, isCommerceApiError } from '../api/index.ts';
+import { CatalogError } from '../catalog/index.ts';
+import { redactString } from '../logging/index.ts';
+import { InvalidDebit, OfflineLimitExceeded, OutboxError } from '../outbox/index.ts';
+import { DocumentRejected, PrintError } from '../printing/index.ts';
+import { StorageError } from '../storage/index.ts';
 import { IpcFailure } from './ipc-failure.ts';
 
 type Details = NonNullable<IpcError['details']>;

@@ -4,7 +4,7 @@ import {
   eventNames,
   ipcEvents,
 } from '../../shared/ipc/contract.ts';
-import { type Logger, silentLogger } from '../logging/redacting-logger.ts';
+import { type Logger, silentLogger } from '../logging/index.ts';
 
 /** A source of contract events: the kiosk service root. */
 export interface KioskEventSource {

@@ -8,7 +8,7 @@ import {
   messageNames,
 } from '../../shared/ipc/contract.ts';
 import { type IpcError, type IpcResult, ipcErrorCodes } from '../../shared/ipc/errors.ts';
-import { type Logger, silentLogger } from '../logging/redacting-logger.ts';
+import { type Logger, silentLogger } from '../logging/index.ts';
 import { safeMessage, toIpcError } from './error-mapping.ts';
 import { type SenderInfo, checkSender } from './sender-check.ts';
 

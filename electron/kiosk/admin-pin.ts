@@ -1,7 +1,6 @@
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { ipcErrorCodes } from '../../shared/ipc/errors.ts';
-import type { AdminGuard } from '../ipc/router.ts';
-import { IpcFailure } from '../ipc/ipc-failure.ts';
+import { type AdminGuard, IpcFailure } from '../ipc/index.ts';
 
 export interface AdminPinOptions {
   /** The PIN (4 to 12 digits); undefined: no PIN, so nothing protected can be changed. */

@@ -1,10 +1,7 @@
-import type { Credentials, CredentialsProvider } from '../api/token.ts';
-import type { VaultChain } from '../credentials/chain.ts';
-import { credentialStore } from '../credentials/credential-store.ts';
-import { credentialsProvider } from '../credentials/provider.ts';
+import type { Credentials, CredentialsProvider } from '../api/index.ts';
+import { credentialsProvider, credentialStore, type VaultChain } from '../credentials/index.ts';
 import type { CredentialStatus } from '../../shared/ipc/status.ts';
-import { IpcFailure } from '../ipc/ipc-failure.ts';
-import type { DeepReadonly } from '../ipc/router.ts';
+import { type DeepReadonly, IpcFailure } from '../ipc/index.ts';
 
 /**
  * What the kiosk needs from the credential vault (electron/credentials/): store the integration

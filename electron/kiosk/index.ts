@@ -11,4 +11,9 @@ export {
   type KioskServicesOptions,
   createKioskServices,
 } from './kiosk-services.ts';
-export { SETTINGS_FILE, SettingsStore, savedApiBaseUrl } from './settings-store.ts';
+export {
+  SETTINGS_FILE,
+  SettingsStore,
+  savedApiBaseUrl,
+  savedOfflineLimits,
+} from './settings-store.ts';

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskSettings, KioskSettingsChanges } from '../../shared/ipc/status.ts';
-import { type Logger, silentLogger } from '../logging/redacting-logger.ts';
-import type { OfflineLimits } from '../outbox/limits.ts';
+import { type Logger, silentLogger } from '../logging/index.ts';
+import type { OfflineLimits } from '../outbox/index.ts';
 
 export const SETTINGS_FILE = 'kiosk-settings.json';
 

@@ -1,11 +1,12 @@
 import type { OutboxChanged } from '../../shared/ipc/events.ts';
 import type { DebitView, PrintJob, PrinterInfo, SenderStatus } from '../../shared/ipc/index.ts';
-import { safeMessage } from '../ipc/error-mapping.ts';
-import type { OutboxEvent } from '../outbox/events.ts';
-import type { SenderStatus as OutboxSenderStatus } from '../outbox/sender.ts';
-import type { OutboxDebit } from '../outbox/store.ts';
-import type { PrinterInfo as BackendPrinterInfo } from '../printing/backend.ts';
-import type { PrintJobSnapshot } from '../printing/print-queue.ts';
+import { safeMessage } from '../ipc/index.ts';
+import type {
+  OutboxDebit,
+  OutboxEvent,
+  SenderStatus as OutboxSenderStatus,
+} from '../outbox/index.ts';
+import type { PrinterInfo as BackendPrinterInfo, PrintJobSnapshot } from '../printing/index.ts';
 
 /**
  * The services' records as the renderer sees them: times as ISO text, `undefined` as `null`

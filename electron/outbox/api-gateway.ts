@@ -1,6 +1,5 @@
 import type { GiftCardDebit } from '../../shared/api/gift-cards.ts';
-import type { CommerceApiClient } from '../api/client.ts';
-import type { RetryPolicyOverrides } from '../api/retry-policy.ts';
+import type { CommerceApiClient, RetryPolicyOverrides } from '../api/index.ts';
 import type { ConnectivityStatus } from './events.ts';
 import type { DebitGateway } from './gateway.ts';
 

@@ -1,4 +1,5 @@
-import type { DebitState, OutboxDebit } from './store.ts';
+import type { DebitState, OutboxConnectivity } from '../../shared/ipc/gift-cards.ts';
+import type { OutboxDebit } from './debit.ts';
 
 /**
  * Every change the UI and the logs need to show, as data. Events are in-process: another process
@@ -37,7 +38,8 @@ export type OutboxEvent =
   | { readonly type: 'sender-resumed' }
   | { readonly type: 'sender-lease'; readonly held: boolean; readonly owner: string };
 
-export type ConnectivityStatus = 'online' | 'degraded' | 'offline' | 'unknown';
+/** The connectivity monitor's verdict as the outbox reads it: `unknown` without a monitor. */
+export type ConnectivityStatus = OutboxConnectivity;
 
 export type OutboxListener = (event: OutboxEvent) => void;
 

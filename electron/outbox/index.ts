@@ -1,7 +1,6 @@
-import type { CommerceApiClient } from '../api/client.ts';
-import type { Clock } from '../api/clock.ts';
-import type { Logger } from '../logging/redacting-logger.ts';
-import type { KioskDatabase } from '../storage/database.ts';
+import type { Clock, CommerceApiClient } from '../api/index.ts';
+import type { Logger } from '../logging/index.ts';
+import type { KioskDatabase } from '../storage/index.ts';
 import { connectivityOf, createApiGateway } from './api-gateway.ts';
 import type { OfflineLimits } from './limits.ts';
 import { Outbox } from './outbox.ts';
@@ -18,31 +17,34 @@ export {
   type LimitBreach,
   type LimitName,
   type OfflineLimits,
+  resolveLimits,
 } from './limits.ts';
+export { debitsMigration } from './migrations/001-debits.ts';
+export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export {
   Outbox,
   type EnqueueInput,
   type EnqueueResult,
   type Outcome,
   type OutboxOptions,
-  type OutboxSummary,
 } from './outbox.ts';
 export { defaultReconcileSettings, type ReconcileSettings } from './reconcile.ts';
+export { defaultSenderRetry, type SenderRetrySettings } from './retry-schedule.ts';
 export {
-  defaultSenderRetry,
   OutboxSender,
   type DrainReport,
   type DrainResult,
   type SenderOptions,
   type SenderStatus,
 } from './sender.ts';
+export type { OutboxDebit } from './debit.ts';
 export {
   debitStates,
   type DebitPolicy,
   type DebitReply,
   type DebitState,
-  type OutboxDebit,
-} from './store.ts';
+  type OutboxSummary,
+} from '../../shared/ipc/gift-cards.ts';
 
 export interface OutboxServiceOptions {
   readonly db: KioskDatabase;

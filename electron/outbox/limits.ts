@@ -1,3 +1,4 @@
+import type { OutboxLimits } from '../../shared/ipc/gift-cards.ts';
 import { OutboxError } from './errors.ts';
 import type { OpenTotals } from './store.ts';
 
@@ -10,18 +11,7 @@ import type { OpenTotals } from './store.ts';
  * and count apply always (pending rows are unconfirmed whatever the connectivity); `maxAgeMs` is
  * enforced by the sender, which expires rows that stayed unsent that long.
  */
-export interface OfflineLimits {
-  /** Largest single debit accepted while not online. */
-  readonly maxOfflineDebitAmount: number;
-  /** Largest sum of unconfirmed debits, all cards together. */
-  readonly maxPendingAmount: number;
-  /** Largest sum of unconfirmed debits on one card. */
-  readonly maxPendingAmountPerCard: number;
-  /** Most unconfirmed debits at once. */
-  readonly maxPendingCount: number;
-  /** A debit still unsent after this long becomes `expired` (terminal, shown to staff). */
-  readonly maxAgeMs: number;
-}
+export type OfflineLimits = Readonly<OutboxLimits>;
 
 export const defaultOfflineLimits: OfflineLimits = {
   maxOfflineDebitAmount: 150,

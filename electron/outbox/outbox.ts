@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { GiftCardDebit } from '../../shared/api/gift-cards.ts';
-import { systemClock, type Clock } from '../api/clock.ts';
-import type { KioskDatabase } from '../storage/database.ts';
+import {
+  debitStates,
+  type DebitDelivery,
+  type DebitPolicy,
+  type DebitState,
+  type OutboxSummary,
+} from '../../shared/ipc/gift-cards.ts';
+import { type Clock, systemClock } from '../api/index.ts';
+import type { KioskDatabase } from '../storage/index.ts';
 import { InvalidDebit, OutboxError } from './errors.ts';
 import { OutboxEvents, type ConnectivityStatus, type OutboxListener } from './events.ts';
 import { findBreach, OfflineLimitExceeded, resolveLimits, type OfflineLimits } from './limits.ts';
-import {
-  debitStates,
-  isTerminal,
-  OutboxStore,
-  type DebitPolicy,
-  type DebitState,
-  type OutboxDebit,
-} from './store.ts';
+import { isTerminal, type OutboxDebit } from './debit.ts';
+import { OutboxStore } from './store.ts';
 import { Wakeup } from './wakeup.ts';
 
 /**
@@ -48,32 +49,13 @@ export interface EnqueueResult {
   /** Committed to the database before this was returned. */
   readonly debit: OutboxDebit;
   readonly connectivity: ConnectivityStatus;
-  /**
-   * `send-now`: the kiosk looks online, the sender will try it immediately.
-   * `stored-offline`: the service looks unreachable; the debit is kept and sent when it is back.
-   */
-  readonly delivery: 'send-now' | 'stored-offline';
+  readonly delivery: DebitDelivery;
 }
 
 export interface Outcome {
   /** True when the debit reached a terminal state within the wait. */
   readonly settled: boolean;
   readonly debit: OutboxDebit;
-}
-
-export interface OutboxSummary {
-  readonly pendingCount: number;
-  /** EUR. */
-  readonly pendingAmount: number;
-  readonly oldestPendingAgeMs: number | null;
-  readonly sendingCount: number;
-  /** Terminal rows staff has not acknowledged yet. */
-  readonly needingAttention: {
-    readonly refused: number;
-    readonly failed: number;
-    readonly expired: number;
-    readonly total: number;
-  };
 }
 
 /** The suffix that makes every reference unique: the first 16 hex digits of the key. */
@@ -266,6 +248,11 @@ export class Outbox {
       ]);
     }
     return this.store.list(filter);
+  }
+
+  /** The latest `limit` debits in any state, newest first. */
+  recent(limit: number): OutboxDebit[] {
+    return this.store.recent(limit);
   }
 
   summary(): OutboxSummary {

@@ -1,7 +1,7 @@
-import { isCommerceApiError } from '../api/errors.ts';
+import { isCommerceApiError } from '../api/index.ts';
 import type { GiftCardUsage } from '../../shared/api/gift-cards.ts';
 import type { DebitGateway } from './gateway.ts';
-import type { OutboxDebit } from './store.ts';
+import type { OutboxDebit } from './debit.ts';
 
 /**
  * The service remembers an `Idempotency-Key` for a limited time (24 h by default). Within that

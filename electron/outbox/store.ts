@@ -1,80 +1,19 @@
 import type { StatementSync } from 'node:sqlite';
-import type { GiftCardDebitReceipt, GiftCardUsage } from '../../shared/api/gift-cards.ts';
-import type { KioskDatabase } from '../storage/database.ts';
+import type { GiftCardUsage } from '../../shared/api/gift-cards.ts';
+import type {
+  DebitPolicy,
+  DebitReply,
+  DebitResolvedBy,
+  DebitState,
+} from '../../shared/ipc/gift-cards.ts';
+import type { KioskDatabase } from '../storage/index.ts';
+import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
 
 /**
  * The outbox rows and every write made to them. Each transition is a compare-and-set on the
  * state (and the attempt number where it matters): a sender that lost its lease, a `kioskctl`
  * cancel racing the kiosk app, or a late reply to an attempt already superseded changes nothing.
  */
-
-export const debitStates = [
-  'pending',
-  'sending',
-  'applied',
-  'refused',
-  'failed',
-  'expired',
-  'cancelled',
-] as const;
-export type DebitState = (typeof debitStates)[number];
-
-export const openStates: readonly DebitState[] = ['pending', 'sending'];
-export const terminalStates: readonly DebitState[] = [
-  'applied',
-  'refused',
-  'failed',
-  'expired',
-  'cancelled',
-];
-
-export function isTerminal(state: DebitState): boolean {
-  return terminalStates.includes(state);
-}
-
-export type DebitPolicy = 'prefer_online' | 'require_online';
-
-/** Who settled the row: the service's reply, a reconciliation read, staff, or the max-age rule. */
-export type ResolvedBy = 'service' | 'reconciliation' | 'staff' | 'expiry';
-
-/** What the service told us: its receipt, or the usage a reconciliation found. */
-export type DebitReply =
-  | { readonly kind: 'receipt'; readonly receipt: GiftCardDebitReceipt }
-  | { readonly kind: 'usage'; readonly usage: GiftCardUsage };
-
-export interface OutboxDebit {
-  /** Local id, increasing: FIFO order within a card. */
-  readonly id: number;
-  /** UUID v4, sent as `Idempotency-Key` on every attempt; never changes. */
-  readonly idempotencyKey: string;
-  readonly giftCardId: string;
-  /** The exact JSON text sent on every attempt; never changes. */
-  readonly requestBody: string;
-  /** EUR, as in the body. */
-  readonly amount: number;
-  readonly amountCents: number;
-  /** Unique per row (it carries a key prefix), so a reconciliation can find it in the usages. */
-  readonly reference: string;
-  readonly policy: DebitPolicy;
-  readonly acceptedOffline: boolean;
-  readonly state: DebitState;
-  readonly attempts: number;
-  /** Epoch milliseconds, from the outbox clock. */
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  readonly firstAttemptAt: number | null;
-  readonly lastAttemptAt: number | null;
-  readonly mayHaveReachedAt: number | null;
-  readonly nextAttemptAt: number;
-  readonly lastErrorCode: string | null;
-  readonly lastErrorMessage: string | null;
-  readonly reply: DebitReply | null;
-  /** The balance the service computed after this debit; null when not known (reconciled). */
-  readonly newBalance: number | null;
-  readonly resolvedAt: number | null;
-  readonly resolvedBy: ResolvedBy | null;
-  readonly acknowledgedAt: number | null;
-}
 
 interface DebitRow {
   id: number;
@@ -98,7 +37,7 @@ interface DebitRow {
   reply: string | null;
   new_balance: number | null;
   resolved_at: number | null;
-  resolved_by: ResolvedBy | null;
+  resolved_by: DebitResolvedBy | null;
   acknowledged_at: number | null;
 }
 
@@ -155,17 +94,6 @@ export interface StoreSummary {
   readonly unacknowledged: Readonly<Record<'refused' | 'failed' | 'expired', number>>;
 }
 
-/** A transition that happened: the row before and after, for the events. */
-export interface Transition {
-  readonly from: DebitState;
-  readonly debit: OutboxDebit;
-}
-
-export interface FailureNote {
-  readonly code: string;
-  readonly message: string;
-}
-
 export class OutboxStore {
   readonly db: KioskDatabase;
   readonly #statements = new Map<string, StatementSync>();
@@ -213,6 +141,14 @@ export class OutboxStore {
     const rows = this.#sql(
       `SELECT * FROM outbox_debits WHERE (?1 IS NULL OR state = ?1) AND id > ?2 ORDER BY id LIMIT ?3`,
     ).all(filter.state ?? null, filter.afterId ?? 0, filter.limit ?? -1) as unknown as DebitRow[];
+    return rows.map(toDebit);
+  }
+
+  /** The latest `limit` rows in any state, newest first. */
+  recent(limit: number): OutboxDebit[] {
+    const rows = this.#sql(`SELECT * FROM outbox_debits ORDER BY id DESC LIMIT ?`).all(
+      limit,
+    ) as unknown as DebitRow[];
     return rows.map(toDebit);
   }
 
@@ -311,7 +247,7 @@ export class OutboxStore {
     id: number,
     attempt: number,
     outcome:
-      | { state: 'applied'; reply: DebitReply; newBalance: number | null; by: ResolvedBy }
+      | { state: 'applied'; reply: DebitReply; newBalance: number | null; by: DebitResolvedBy }
       | { state: 'refused' | 'failed'; error: FailureNote },
     now: number,
   ): Transition | undefined {

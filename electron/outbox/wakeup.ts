@@ -1,4 +1,4 @@
-import type { Clock } from '../api/clock.ts';
+import type { Clock } from '../api/index.ts';
 
 /**
  * A sleep that can be cut short: the sender sleeps until the next row is due, and an enqueue or

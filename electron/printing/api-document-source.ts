@@ -1,5 +1,4 @@
-import type { CommerceApiClient } from '../api/client.ts';
-import { ContractViolation } from '../api/errors.ts';
+import { type CommerceApiClient, ContractViolation } from '../api/index.ts';
 import type { DocumentSource } from './document-source.ts';
 import { DocumentRejected } from './document.ts';
 

@@ -1,9 +1,16 @@
+import {
+  MAX_COPIES,
+  PrinterName,
+  type PrintBackendName,
+  type PrinterState,
+  type PrintProblem,
+  type PrintProblemCode,
+} from '../../shared/ipc/printing.ts';
+
 /**
  * The one interface every print backend (CUPS, Electron webContents.print) offers to the queue.
  * States and failure codes are deliberately coarse: they are what staff at a kiosk can act on.
  */
-
-export type PrinterState = 'idle' | 'printing' | 'stopped';
 
 export interface PrinterInfo {
   readonly name: string;
@@ -40,7 +47,7 @@ export interface PrintOptions {
 
 export interface PrintBackend {
   /** For logs and the CLI: which backend is printing. */
-  readonly name: 'cups' | 'electron';
+  readonly name: PrintBackendName;
   listPrinters(): Promise<PrinterInfo[]>;
   /**
    * The system default printer, or undefined when the system has none; rejects (`scheduler_down`)
@@ -53,35 +60,6 @@ export interface PrintBackend {
   cancel(jobId: string): Promise<void>;
   /** Releases what the backend holds (helper files, hidden windows). */
   dispose?(): Promise<void>;
-}
-
-/**
- * Stable codes the UI translates (French and English); `message` is the English fallback for
- * logs and the CLI.
- */
-export type PrintProblemCode =
-  | 'printer_unknown'
-  | 'printer_offline'
-  | 'printer_stopped'
-  | 'printer_not_accepting'
-  | 'out_of_paper'
-  | 'paper_jam'
-  | 'scheduler_down'
-  | 'no_printer'
-  | 'job_unknown'
-  | 'job_held'
-  | 'job_aborted'
-  | 'job_stalled'
-  | 'backend_unavailable'
-  | 'invalid_options'
-  | 'document_rejected'
-  | 'document_unavailable'
-  | 'print_failed';
-
-export interface PrintProblem {
-  readonly code: PrintProblemCode;
-  /** A sentence a person understands; may quote the printer's own status message. */
-  readonly message: string;
 }
 
 /** A failure of a backend operation, as a value with a stable code. */
@@ -109,16 +87,14 @@ export function isPrintError(value: unknown): value is PrintError {
   return value instanceof PrintError;
 }
 
-const PRINTER_NAME = /^[^\s/#\\'"]{1,127}$/u;
 const MEDIA = /^[A-Za-z0-9_.-]{1,64}$/;
-export const MAX_COPIES = 20;
 
 /**
  * Options reach command lines and native print dialogs; refuse anything odd rather than trust
  * every backend to quote it. Returns the options with the title made printable.
  */
 export function checkPrintOptions(options: PrintOptions): PrintOptions {
-  if (!PRINTER_NAME.test(options.printer) || options.printer.startsWith('-')) {
+  if (!PrinterName.safeParse(options.printer).success) {
     throw new PrintError('invalid_options', `"${options.printer}" is not a valid printer name.`);
   }
   if (!Number.isInteger(options.copies) || options.copies < 1 || options.copies > MAX_COPIES) {

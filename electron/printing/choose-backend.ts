@@ -1,8 +1,9 @@
+import type { PrintBackendName } from '../../shared/ipc/printing.ts';
 import { isPrintError, PrintError, type PrintBackend } from './backend.ts';
 import { CupsBackend, type CupsBackendOptions } from './cups-backend.ts';
 import { ElectronBackend, type ElectronPrintHost } from './electron-backend.ts';
 
-export type BackendPreference = 'auto' | 'cups' | 'electron';
+export type BackendPreference = 'auto' | PrintBackendName;
 
 export interface PrintingConfig {
   /** `auto`: CUPS on Linux and macOS, Electron on Windows. */

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PrintProblem } from '../../shared/ipc/printing.ts';
 import {
   checkPrintOptions,
   PrintError,
@@ -8,7 +9,6 @@ import {
   type PrintBackend,
   type PrinterInfo,
   type PrintOptions,
-  type PrintProblem,
 } from './backend.ts';
 import {
   CommandFailed,
@@ -16,7 +16,15 @@ import {
   type CommandResult,
   type CommandRunner,
 } from './command-runner.ts';
-import { printerProblem, type PrinterCondition } from './printer-problems.ts';
+import {
+  finishedJobStatus,
+  jobBlock,
+  listsJob,
+  parseJobId,
+  parsePrinters,
+  type ParsedPrinter,
+} from './cups-output.ts';
+import { printerProblem } from './printer-problems.ts';
 
 export interface CupsBackendOptions {
   /**
@@ -35,10 +43,6 @@ export interface CupsBackendOptions {
    */
   readonly useIpptool?: boolean | undefined;
   readonly run?: CommandRunner | undefined;
-}
-
-export interface ParsedPrinter extends PrinterCondition {
-  readonly printingJob: string | undefined;
 }
 
 /**
@@ -237,30 +241,7 @@ export class CupsBackend implements PrintBackend {
       }
       throw error;
     }
-    if (result.exitCode !== 0) return undefined;
-    const [header, values] = result.stdout.trim().split('\n').map(parseCsvLine);
-    if (!header || !values) return undefined;
-    const field = (name: string): string => values[header.indexOf(name)] ?? '';
-    const message = field('job-printer-state-message').trim();
-    switch (field('job-state')) {
-      case 'completed':
-        return { state: 'completed' };
-      case 'canceled':
-        return { state: 'cancelled' };
-      case 'aborted':
-        return {
-          state: 'aborted',
-          reason: {
-            code: 'job_aborted',
-            message:
-              message === ''
-                ? 'The printer gave up on the job.'
-                : `The printer gave up on the job: ${message}`,
-          },
-        };
-      default:
-        return undefined;
-    }
+    return result.exitCode === 0 ? finishedJobStatus(result.stdout) : undefined;
   }
 
   async #jobAttributesTest(): Promise<string> {
@@ -374,88 +355,6 @@ function unknownPrinter(printer: string): PrintError {
   return new PrintError('printer_unknown', `There is no printer named "${printer}".`);
 }
 
-/** CUPS request ids are `<queue>-<number>`; a queue name may itself contain dashes. */
-function parseJobId(jobId: string): { queue: string; number: string } {
-  const match = /^([^\s/#]+)-(\d+)$/.exec(jobId);
-  if (!match?.[1] || !match[2]) {
-    throw new PrintError('job_unknown', `"${jobId}" is not a CUPS job id.`);
-  }
-  return { queue: match[1], number: match[2] };
-}
-
-function listsJob(listing: string, jobId: string): boolean {
-  return listing.split('\n').some((line) => line.split(/\s+/)[0] === jobId);
-}
-
-/** The job's line and its indented detail lines in `lpstat -l -o`. */
-function jobBlock(listing: string, jobId: string): string | undefined {
-  const lines = listing.split('\n');
-  const start = lines.findIndex((line) => line.split(/\s+/)[0] === jobId);
-  if (start < 0) return undefined;
-  const block = [lines[start]];
-  for (const line of lines.slice(start + 1)) {
-    if (!line.startsWith('\t') && !line.startsWith(' ')) break;
-    block.push(line);
-  }
-  return block.join('\n');
-}
-
-/**
- * `lpstat -l -p` in the C locale:
- *   printer P is idle.  enabled since ...      | printer P now printing P-12.  enabled since ...
- *   printer P disabled since ... -             | printer P is holding new jobs.  enabled since ...
- * followed by tab-indented lines: the printer's status message (if any), then "Form mounted:",
- * ..., "Alerts: <printer-state-reasons>".
- */
-export function parsePrinters(output: string): ParsedPrinter[] {
-  const printers: ParsedPrinter[] = [];
-  let current:
-    | {
-        name: string;
-        state: PrinterInfo['state'];
-        printingJob: string | undefined;
-        details: string[];
-      }
-    | undefined;
-  const finish = (): void => {
-    if (!current) return;
-    const detailsStart = current.details.findIndex((line) => /^\s*Form mounted:/.test(line));
-    const messageLines = (
-      detailsStart < 0 ? current.details : current.details.slice(0, detailsStart)
-    )
-      .map((line) => line.trim())
-      .filter((line) => line !== '' && line !== 'reason unknown');
-    const alerts = current.details
-      .map((line) => /^\s*Alerts:\s*(.*)$/.exec(line)?.[1])
-      .find((x) => x !== undefined);
-    printers.push({
-      name: current.name,
-      state: current.state,
-      printingJob: current.printingJob,
-      message: messageLines.length > 0 ? messageLines.join(' ') : undefined,
-      reasons: (alerts ?? '').split(/\s+/).filter((reason) => reason !== '' && reason !== 'none'),
-    });
-  };
-  for (const line of output.split('\n')) {
-    const header = /^printer (\S+) (.*)$/.exec(line);
-    if (header?.[1] !== undefined) {
-      finish();
-      const rest = header[2] ?? '';
-      const printing = /^now printing (\S+?)\.?\s/.exec(rest);
-      current = {
-        name: header[1],
-        state: printing ? 'printing' : /^disabled/.test(rest) ? 'stopped' : 'idle',
-        printingJob: printing?.[1],
-        details: [],
-      };
-    } else if (current && /^\s/.test(line)) {
-      current.details.push(line);
-    }
-  }
-  finish();
-  return printers;
-}
-
 function toInfo(
   printer: ParsedPrinter,
   accepting: boolean,
@@ -474,35 +373,6 @@ function toInfo(
 
 function notAccepting(name: string): PrintProblem {
   return { code: 'printer_not_accepting', message: `The printer "${name}" is not accepting jobs.` };
-}
-
-/** ipptool's CSV: comma-separated, fields with commas or quotes wrapped in double quotes. */
-function parseCsvLine(line: string): string[] {
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const char = line[i];
-    if (quoted) {
-      if (char === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') {
-        quoted = false;
-      } else {
-        field += char;
-      }
-    } else if (char === '"') {
-      quoted = true;
-    } else if (char === ',') {
-      fields.push(field);
-      field = '';
-    } else {
-      field += char;
-    }
-  }
-  fields.push(field);
-  return fields;
 }
 
 const JOB_STATE_TEST = `{

@@ -1,4 +1,5 @@
-import { verifyPdf, type DocumentKind, type VerifiedPdf } from './document.ts';
+import type { DocumentKind } from '../../shared/ipc/printing.ts';
+import { verifyPdf, type VerifiedPdf } from './document.ts';
 
 /** A document as the API returned it, before the printing side's own checks. */
 export interface FetchedDocument {

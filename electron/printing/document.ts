@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-/** What the kiosk prints; also the prefix of spool file names, so it must stay filename-safe. */
-export type DocumentKind = 'invoice' | 'sav-slip';
+import { PrintJobId, type DocumentKind } from '../../shared/ipc/printing.ts';
+import { DEFAULT_PDF_MAX_BYTES, PDF_MAGIC } from '../api/index.ts';
 
 export type DocumentRejectedReason = 'not_pdf' | 'truncated' | 'too_large' | 'empty';
 
@@ -22,10 +21,6 @@ export class DocumentRejected extends Error {
   }
 }
 
-/** Invoices and slips weigh a few hundred kilobytes; far beyond that is not a document to print. */
-export const DEFAULT_MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
-
-const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 const EOF_MARKER = [0x25, 0x25, 0x45, 0x4f, 0x46]; // "%%EOF"
 /** Readers look for the end-of-file marker in the last 1024 bytes (ISO 32000 implementation note). */
 const EOF_WINDOW = 1024;
@@ -46,7 +41,8 @@ export interface VerifyOptions {
  * and a kiosk must never send either to a queue.
  */
 export function verifyPdf(bytes: Uint8Array, options: VerifyOptions = {}): VerifiedPdf {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+  // The API client's limit too: whatever the source, the same documents pass.
+  const maxBytes = options.maxBytes ?? DEFAULT_PDF_MAX_BYTES;
   if (bytes.byteLength === 0) {
     throw new DocumentRejected('empty', 'The document is empty.');
   }
@@ -92,8 +88,6 @@ export function newJobId(): string {
   return randomUUID();
 }
 
-const SAFE_JOB_ID = /^[A-Za-z0-9-]{1,64}$/;
-
 export interface SpooledFile {
   readonly path: string;
   /** Idempotent; a file already gone is not an error. */
@@ -127,7 +121,7 @@ export class DocumentSpool {
   }
 
   async write(kind: DocumentKind, jobId: string, pdf: VerifiedPdf): Promise<SpooledFile> {
-    if (!SAFE_JOB_ID.test(jobId)) {
+    if (!PrintJobId.safeParse(jobId).success) {
       throw new Error('A spool file name must come from an opaque job id.');
     }
     const path = join(this.directory, `${kind}-${jobId}.pdf`);

@@ -1,10 +1,10 @@
+import type { PrinterState } from '../../shared/ipc/printing.ts';
 import {
   checkPrintOptions,
   PrintError,
   type JobStatus,
   type PrintBackend,
   type PrinterInfo,
-  type PrinterState,
   type PrintOptions,
 } from './backend.ts';
 import { printerProblem } from './printer-problems.ts';

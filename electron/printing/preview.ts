@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
+import type { DocumentKind } from '../../shared/ipc/printing.ts';
 import { fetchVerifiedDocument, type DocumentSource } from './document-source.ts';
-import { newJobId, type DocumentKind, type DocumentSpool, type VerifiedPdf } from './document.ts';
+import { newJobId, type DocumentSpool, type VerifiedPdf } from './document.ts';
 
 export interface DocumentPreview {
   readonly kind: DocumentKind;

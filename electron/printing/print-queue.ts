@@ -1,60 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TypedEmitter } from '../api/typed-emitter.ts';
+import type { PrintJobState, PrintProblem } from '../../shared/ipc/printing.ts';
+import { TypedEmitter } from '../api/index.ts';
 import {
   isPrintError,
   PrintError,
   terminalJobStates,
   type JobStatus,
   type PrintBackend,
-  type PrintProblem,
 } from './backend.ts';
 import { choosePrinter } from './choose-backend.ts';
 import { fetchVerifiedDocument, type DocumentSource } from './document-source.ts';
-import {
-  isDocumentRejected,
-  newJobId,
-  type DocumentKind,
-  type DocumentSpool,
-  type SpooledFile,
-} from './document.ts';
-
-export type PrintJobState =
-  'queued' | 'sending' | 'printing' | 'completed' | 'failed' | 'cancelled';
+import { newJobId, type DocumentSpool, type SpooledFile } from './document.ts';
+import { problemOf, type PrintJobSnapshot, type PrintRequest } from './print-job.ts';
 
 const FINISHED: ReadonlySet<PrintJobState> = new Set(['completed', 'failed', 'cancelled']);
-
-export interface PrintRequest {
-  readonly kind: DocumentKind;
-  /** The sale id (invoice) or SAV id (slip). */
-  readonly reference: string;
-  /** Overrides the configured printer for this job. */
-  readonly printer?: string | undefined;
-  readonly copies?: number | undefined;
-  readonly media?: string | undefined;
-}
-
-/**
- * One job as the UI, the CLI and the history see it. Deliberately free of personal data: ids are
- * opaque, the document number is a business number, and nothing from the customer record
- * (names, contact) ever reaches the queue.
- */
-export interface PrintJobSnapshot {
-  readonly id: string;
-  readonly kind: DocumentKind;
-  readonly reference: string;
-  readonly documentNumber: string | undefined;
-  readonly printer: string | undefined;
-  readonly copies: number;
-  readonly state: PrintJobState;
-  /** failed: why. queued/printing: what holds it up (out of paper...), when known. */
-  readonly problem: PrintProblem | undefined;
-  /** The backend's id once sent (CUPS `queue-N`). */
-  readonly backendJobId: string | undefined;
-  /** Tries repeated because the print service was briefly unreachable. */
-  readonly retries: number;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
 
 export interface PrintQueueEvents extends Record<string, unknown> {
   /** Every change of any job: state, problem, printer, backend id. */
@@ -430,16 +389,4 @@ export class PrintQueue {
     this.events.emit('job-finished', job.snapshot);
     job.resolveDone(job.snapshot);
   }
-}
-
-/** Any failure as the reason a person reads. */
-export function problemOf(error: unknown): PrintProblem {
-  if (isPrintError(error)) return error.toProblem();
-  if (isDocumentRejected(error)) return { code: 'document_rejected', message: error.message };
-  const code =
-    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
-  return {
-    code: 'document_unavailable',
-    message: `The document could not be downloaded${code ? ` (${code})` : ''}.`,
-  };
 }

@@ -1,4 +1,4 @@
-import type { PrinterState, PrintProblem } from './backend.ts';
+import type { PrinterState, PrintProblem } from '../../shared/ipc/printing.ts';
 
 /** What a backend knows about a printer's health, in the IPP vocabulary both CUPS and Chromium use. */
 export interface PrinterCondition {

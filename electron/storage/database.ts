@@ -5,11 +5,10 @@ import { StorageError } from './errors.ts';
 import {
   assertNotNewer,
   checkMigrationList,
+  type DatabaseSchema,
   migrate,
-  migrations,
-  type Migration,
   type MigrationReport,
-} from './migrations.ts';
+} from './migration-runner.ts';
 
 /** The one database file of a kiosk data directory; every service keeps its tables in it. */
 export const DATABASE_FILE = 'kiosk.sqlite';
@@ -23,7 +22,8 @@ export interface OpenDatabaseOptions {
    * share the file) before failing with SQLITE_BUSY.
    */
   readonly busyTimeoutMs?: number;
-  readonly migrations?: readonly Migration[];
+  /** The migrations every service's tables come from (the kiosk's: `electron/schema.ts`). */
+  readonly schema: DatabaseSchema;
   /**
    * `FULL` (the default, and the only setting the product uses): a commit survives power loss.
    * `OFF` exists for the benchmark baseline, to measure what that durability costs.
@@ -57,7 +57,8 @@ const SQLITE_NOTADB = 26;
  * on, refuses a database from a newer build before changing anything in it, then migrates.
  */
 export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
-  const list = options.migrations ?? migrations;
+  const schema = options.schema;
+  const list = schema.migrations;
   checkMigrationList(list);
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -92,7 +93,7 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
     connection.exec(`PRAGMA synchronous = ${synchronous}`);
     connection.exec('PRAGMA foreign_keys = ON');
     connection.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}`);
-    const migration = migrate(connection, path, list);
+    const migration = migrate(connection, path, schema);
     return {
       path,
       connection,

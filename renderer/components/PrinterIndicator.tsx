@@ -1,10 +1,11 @@
+import type { PrinterState } from '../../shared/ipc/printing.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import { printProblemKeys } from '../i18n/describe-error.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { defaultPrinterOf } from '../stores/printer-store.ts';
 
-export const printerStateKeys: Readonly<Record<'idle' | 'printing' | 'stopped', MessageKey>> = {
+export const printerStateKeys: Readonly<Record<PrinterState, MessageKey>> = {
   idle: 'printerState.idle',
   printing: 'printerState.printing',
   stopped: 'printerState.stopped',

@@ -1,3 +1,4 @@
+import { MAX_COPIES } from '../../shared/ipc/printing.ts';
 import { DocumentChooser } from '../components/DocumentChooser.tsx';
 import { documentKindKeys } from '../components/document-kind.ts';
 import { DocumentPreview } from '../components/DocumentPreview.tsx';
@@ -6,7 +7,6 @@ import { PrinterPicker } from '../components/PrinterPicker.tsx';
 import { PrintJobProgress } from '../components/PrintJobProgress.tsx';
 import { useKiosk } from '../hooks/use-store.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
-import { MAX_COPIES } from '../stores/document-store.ts';
 import { useStores } from '../stores/stores-context.tsx';
 
 export function DocumentsScreen() {

@@ -1,7 +1,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { KioskApi } from '../../shared/ipc/contract.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
-import type { DocumentKind, PreviewDocumentReply, PrintJob } from '../../shared/ipc/printing.ts';
+import {
+  type DocumentKind,
+  MAX_COPIES,
+  type PreviewDocumentReply,
+  type PrintJob,
+} from '../../shared/ipc/printing.ts';
 import { settle } from './call.ts';
 
 export interface DocumentRef {
@@ -11,8 +16,6 @@ export interface DocumentRef {
   /** The business number staff know it by (sale or SAV number), when the screen had it. */
   readonly number: string | null;
 }
-
-export const MAX_COPIES = 20;
 
 export interface DocumentState {
   readonly document: DocumentRef | null;

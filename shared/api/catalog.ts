@@ -64,12 +64,15 @@ export const Media = z
   .strictObject({ type: z.enum(['image']), url: z.string(), isMain: z.boolean() })
   .meta({ id: 'Media' });
 
+/** Whether a characteristic describes the product or each of its items. */
+export const characteristicSources = ['product', 'item'] as const;
+
 export const CharacteristicEntry = z
   .strictObject({
     code: z.string(),
     label: z.string(),
     value: z.string().nullable(),
-    source: z.enum(['product', 'item']),
+    source: z.enum(characteristicSources),
   })
   .meta({ id: 'CharacteristicEntry' });
 

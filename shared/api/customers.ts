@@ -53,14 +53,23 @@ export type Customer = z.infer<typeof Customer>;
 
 export const customerIncludes = ['contact', 'internalComments'] as const;
 
+/** Longest value of each customer filter and search criterion (assumed: not in the spec). */
+export const criterionMaxLength = {
+  email: 300,
+  phone: 64,
+  lastName: 300,
+  firstName: 300,
+  postalCode: 16,
+} as const;
+
 export const CustomersQuery = z
   .strictObject({
     page,
     limit: limit(50),
     shopId: IdFilter.optional(),
     updatedSince: DateTime.optional(),
-    email: z.string().min(1).max(300).optional(),
-    phone: z.string().min(1).max(64).optional(),
+    email: z.string().min(1).max(criterionMaxLength.email).optional(),
+    phone: z.string().min(1).max(criterionMaxLength.phone).optional(),
     include: commaList(customerIncludes).optional(),
   })
   .meta({
@@ -78,11 +87,11 @@ export const matchModes = ['exact'] as const;
 
 export const CustomerSearchQuery = z
   .strictObject({
-    email: z.string().min(1).max(300).optional(),
-    phone: z.string().min(1).max(64).optional(),
-    lastName: z.string().min(1).max(300).optional(),
-    firstName: z.string().min(1).max(300).optional(),
-    postalCode: z.string().min(1).max(16).optional(),
+    email: z.string().min(1).max(criterionMaxLength.email).optional(),
+    phone: z.string().min(1).max(criterionMaxLength.phone).optional(),
+    lastName: z.string().min(1).max(criterionMaxLength.lastName).optional(),
+    firstName: z.string().min(1).max(criterionMaxLength.firstName).optional(),
+    postalCode: z.string().min(1).max(criterionMaxLength.postalCode).optional(),
     matchMode: z.enum(matchModes).default('exact'),
     page,
     limit: limit(50),

@@ -88,10 +88,13 @@ export const page = queryInteger({ min: 1, default: 1 }).meta({
   description: 'Page number, minimum 1.',
 });
 
-/** Page size, 1 to 500, with the route's default (100 for the change feed, 50 elsewhere). */
+/** The spec's largest page on every list route. */
+export const MAX_PAGE_SIZE = 500;
+
+/** Page size up to the maximum, with the route's default (100 for the change feed, else 50). */
 export function limit(defaultValue: number) {
-  return queryInteger({ min: 1, max: 500, default: defaultValue }).meta({
-    description: `Maximum page size, 1 to 500, default ${defaultValue}.`,
+  return queryInteger({ min: 1, max: MAX_PAGE_SIZE, default: defaultValue }).meta({
+    description: `Maximum page size, 1 to ${MAX_PAGE_SIZE}, default ${defaultValue}.`,
   });
 }
 

@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  CategoryRef,
-  CharacteristicEntry,
-  ItemEntry,
-  Media,
-  PriceRange,
-  ProductTypeRef,
-  Stock,
-} from './catalog.ts';
+import { CatalogProduct, CharacteristicEntry, ItemEntry, ProductTypeRef } from './catalog.ts';
 import { ListPagination, ProductsPagination, listOf } from './pagination.ts';
 import { DateTime, Id, IdFilter, commaList, limit, page, queryBoolean } from './primitives.ts';
 
@@ -15,25 +7,31 @@ export const productIncludes = ['characteristics', 'media', 'stock', 'prices'] a
 /** The detail also accepts `items`: the spec names `include=items` among the stock-scoped inclusions. */
 export const productDetailIncludes = [...productIncludes, 'items'] as const;
 
+/** The spec's `search` limit; the kiosk's search text is sent as `search`, so it shares it. */
+export const MAX_SEARCH_LENGTH = 300;
+
+/** The spec gives the reference's fields the "same types as in the catalogue entry". */
+const entry = CatalogProduct.shape;
+
 export const ProductReference = z
   .object({
-    uuid: Id,
-    reference: z.string().nullable(),
-    ean: z.string().nullable(),
-    name: z.string().nullable(),
-    description: z.string().nullable(),
-    displayedOnline: z.boolean(),
-    quantityType: z.string().nullable(),
-    category: CategoryRef.nullable(),
+    uuid: entry.uuid,
+    reference: entry.reference,
+    ean: entry.ean,
+    name: entry.name,
+    description: entry.description,
+    displayedOnline: entry.displayedOnline,
+    quantityType: entry.quantityType,
+    category: entry.category,
     productType: ProductTypeRef.nullable(),
-    priceRange: PriceRange.nullable(),
-    promotionPriceRange: PriceRange.nullable(),
-    availableItemsCount: z.number().int().min(0),
-    updatedAt: DateTime.nullable(),
-    stock: Stock.optional(),
-    media: z.array(Media).optional(),
+    priceRange: entry.priceRange,
+    promotionPriceRange: entry.promotionPriceRange,
+    availableItemsCount: entry.availableItemsCount,
+    updatedAt: entry.updatedAt,
+    stock: entry.stock.optional(),
+    media: entry.media.optional(),
     characteristics: z.array(CharacteristicEntry).optional(),
-    items: z.array(ItemEntry).optional().meta({
+    items: entry.items.optional().meta({
       'x-assumption':
         'Present on the detail with include=items; the item shape is the catalogue item entry.',
     }),
@@ -44,7 +42,7 @@ export type ProductReference = z.infer<typeof ProductReference>;
 export const ProductsQuery = z.strictObject({
   page,
   limit: limit(50),
-  search: z.string().min(1).max(300).optional(),
+  search: z.string().min(1).max(MAX_SEARCH_LENGTH).optional(),
   displayedOnline: queryBoolean(true),
   availableOnly: queryBoolean(false),
   updatedSince: DateTime.optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { characteristicSources } from './catalog.ts';
 import { ListPagination, listOf } from './pagination.ts';
 import { Id, limit, page } from './primitives.ts';
 
@@ -35,7 +36,7 @@ export const ProductType = z
 export type ProductType = z.infer<typeof ProductType>;
 
 export const Characteristic = z
-  .object({ id: Id, code: z.string(), label: z.string(), source: z.enum(['product', 'item']) })
+  .object({ id: Id, code: z.string(), label: z.string(), source: z.enum(characteristicSources) })
   .meta({ id: 'Characteristic', 'x-assumption': assumed('characteristic') });
 export type Characteristic = z.infer<typeof Characteristic>;
 

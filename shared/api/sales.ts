@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CustomerContact } from './customers.ts';
+import { CustomerContact, creditTypes } from './customers.ts';
 import { ListPagination, listOf } from './pagination.ts';
 import { Amount, Currency, DateTime, Id, IdFilter, limit, page } from './primitives.ts';
 
@@ -32,7 +32,7 @@ export const Totals = z
 export const CreditUsed = z
   .object({
     creditId: Id,
-    type: z.enum(['credit_note', 'gift_card']),
+    type: z.enum(creditTypes),
     amount: Amount,
     currency: Currency,
   })

@@ -5,6 +5,7 @@ import {
   CustomerHistory,
   CustomerSearchReply,
   creditTypes,
+  criterionMaxLength,
   historyFamilies,
 } from '../api/customers.ts';
 import { Page, PageLimit, RecordId } from './common.ts';
@@ -17,11 +18,11 @@ import { defineMessage } from './message.ts';
  * given must match. Never a partial match, never a search without the e-mail address.
  */
 export const SearchCustomersRequest = z.strictObject({
-  email: z.email().max(300),
-  lastName: z.string().trim().min(1).max(300).optional(),
-  firstName: z.string().trim().min(1).max(300).optional(),
-  phone: z.string().trim().min(1).max(64).optional(),
-  postalCode: z.string().trim().min(1).max(16).optional(),
+  email: z.email().max(criterionMaxLength.email),
+  lastName: z.string().trim().min(1).max(criterionMaxLength.lastName).optional(),
+  firstName: z.string().trim().min(1).max(criterionMaxLength.firstName).optional(),
+  phone: z.string().trim().min(1).max(criterionMaxLength.phone).optional(),
+  postalCode: z.string().trim().min(1).max(criterionMaxLength.postalCode).optional(),
   page: Page.optional(),
   limit: PageLimit.optional(),
 });

@@ -14,6 +14,10 @@ import { defineMessage } from './message.ts';
  * Gift cards and the durable debit outbox. A debit is accepted only once it is committed locally;
  * the reply says whether it is already settled (within `waitMs`) or still on its way, and every
  * later change arrives as an `outboxChanged` event.
+ *
+ * The outbox's states, policies, limits and summary are declared here once: `electron/outbox`
+ * stores and counts them, the renderer shows them, and a value added in one place is then known
+ * to both.
  */
 
 export const debitStates = [
@@ -34,11 +38,31 @@ export type DebitState = z.infer<typeof DebitState>;
  */
 export const debitPolicies = ['prefer_online', 'require_online'] as const;
 export const DebitPolicy = z.enum(debitPolicies);
+export type DebitPolicy = z.infer<typeof DebitPolicy>;
+
+/** Who settled a debit: the service's reply, a reconciliation read, staff, or the max-age rule. */
+export const DebitResolvedBy = z.enum(['service', 'reconciliation', 'staff', 'expiry']);
+export type DebitResolvedBy = z.infer<typeof DebitResolvedBy>;
+
+/** What the service told us: its receipt, or the usage a reconciliation found. */
+export const DebitReply = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('receipt'), receipt: GiftCardDebitReceipt }),
+  z.object({ kind: z.literal('usage'), usage: GiftCardUsage }),
+]);
+export type DebitReply = z.infer<typeof DebitReply>;
+
+/**
+ * `send-now`: the kiosk looks online, the sender tries the debit immediately.
+ * `stored-offline`: the service looks unreachable; the debit is kept and sent when it is back.
+ */
+export const DebitDelivery = z.enum(['send-now', 'stored-offline']);
+export type DebitDelivery = z.infer<typeof DebitDelivery>;
 
 export const ConnectivityState = z.enum(['online', 'degraded', 'offline']);
 export type ConnectivityState = z.infer<typeof ConnectivityState>;
 /** The outbox also knows `unknown` (no monitor yet). */
 export const OutboxConnectivity = z.enum(['online', 'degraded', 'offline', 'unknown']);
+export type OutboxConnectivity = z.infer<typeof OutboxConnectivity>;
 
 /** The outbox appends a 17-character unique suffix to the caller's reference (64 in all). */
 export const MAX_DEBIT_REFERENCE_LENGTH = 47;
@@ -85,22 +109,16 @@ export const DebitView = z.object({
   lastError: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** The balance the service computed after this debit; null when not known. */
   newBalance: Amount.nullable(),
-  reply: z
-    .discriminatedUnion('kind', [
-      z.object({ kind: z.literal('receipt'), receipt: GiftCardDebitReceipt }),
-      z.object({ kind: z.literal('usage'), usage: GiftCardUsage }),
-    ])
-    .nullable(),
+  reply: DebitReply.nullable(),
   resolvedAt: IsoTime.nullable(),
-  resolvedBy: z.enum(['service', 'reconciliation', 'staff', 'expiry']).nullable(),
+  resolvedBy: DebitResolvedBy.nullable(),
   acknowledged: z.boolean(),
 });
 export type DebitView = z.infer<typeof DebitView>;
 
 export const DebitGiftCardReply = z.object({
   debit: DebitView,
-  /** `stored-offline`: the service looks unreachable; the debit is kept and sent later. */
-  delivery: z.enum(['send-now', 'stored-offline']),
+  delivery: DebitDelivery,
   connectivity: OutboxConnectivity,
   /** The debit reached a final state (applied, refused...) within `waitMs`. */
   settled: z.boolean(),
@@ -141,26 +159,38 @@ export const SenderStatus = z.object({
 });
 export type SenderStatus = z.infer<typeof SenderStatus>;
 
+/** The offline limits in force (`electron/outbox/limits.ts` says how each one is enforced). */
 export const OutboxLimits = z.object({
+  /** Largest single debit accepted while not online (EUR). */
   maxOfflineDebitAmount: z.number(),
+  /** Largest sum of unconfirmed debits, all cards together (EUR). */
   maxPendingAmount: z.number(),
+  /** Largest sum of unconfirmed debits on one card (EUR). */
   maxPendingAmountPerCard: z.number(),
+  /** Most unconfirmed debits at once. */
   maxPendingCount: z.number().int(),
+  /** A debit still unsent after this long becomes `expired` (terminal, shown to staff). */
   maxAgeMs: z.number(),
 });
 export type OutboxLimits = z.infer<typeof OutboxLimits>;
 
-export const OutboxSummaryReply = z.object({
+export const OutboxSummary = z.object({
   pendingCount: z.number().int().min(0),
+  /** EUR. */
   pendingAmount: Amount,
   oldestPendingAgeMs: z.number().nullable(),
   sendingCount: z.number().int().min(0),
+  /** Terminal entries staff have not acknowledged yet. */
   needingAttention: z.object({
     refused: z.number().int(),
     failed: z.number().int(),
     expired: z.number().int(),
     total: z.number().int(),
   }),
+});
+export type OutboxSummary = z.infer<typeof OutboxSummary>;
+
+export const OutboxSummaryReply = OutboxSummary.extend({
   sender: SenderStatus.nullable(),
   limits: OutboxLimits,
 });

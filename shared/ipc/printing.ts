@@ -27,14 +27,29 @@ export const printProblemCodes = [
   'print_failed',
 ] as const;
 
+/** Stable codes the UI translates (French and English); coarse: what staff can act on. */
+export const PrintProblemCode = z.enum(printProblemCodes);
+export type PrintProblemCode = z.infer<typeof PrintProblemCode>;
+
 /** What holds a printer or a job up, as a code the UI translates and an English sentence. */
-export const PrintProblem = z.object({ code: z.enum(printProblemCodes), message: z.string() });
+export const PrintProblem = z.object({
+  code: PrintProblemCode,
+  /** A sentence a person understands; may quote the printer's own status message. */
+  message: z.string(),
+});
 export type PrintProblem = z.infer<typeof PrintProblem>;
+
+export const PrinterState = z.enum(['idle', 'printing', 'stopped']);
+export type PrinterState = z.infer<typeof PrinterState>;
+
+/** The backends that print: CUPS's command-line tools, or Electron's `webContents.print`. */
+export const PrintBackendName = z.enum(['cups', 'electron']);
+export type PrintBackendName = z.infer<typeof PrintBackendName>;
 
 export const PrinterInfo = z.object({
   name: z.string(),
   isDefault: z.boolean(),
-  state: z.enum(['idle', 'printing', 'stopped']),
+  state: PrinterState,
   /** False when the queue refuses new jobs. */
   accepting: z.boolean(),
   reason: PrintProblem.nullable(),
@@ -42,14 +57,15 @@ export const PrinterInfo = z.object({
 export type PrinterInfo = z.infer<typeof PrinterInfo>;
 
 export const ListPrintersReply = z.object({
-  /** `cups` or `electron`; null when no backend could be set up. */
-  backend: z.enum(['cups', 'electron']).nullable(),
+  /** Null when no backend could be set up. */
+  backend: PrintBackendName.nullable(),
   printers: z.array(PrinterInfo),
   /** The printer jobs go to when none is named: the kiosk's setting, else the system default. */
   defaultPrinter: z.string().nullable(),
 });
 export type ListPrintersReply = z.infer<typeof ListPrintersReply>;
 
+/** What the kiosk prints; also the prefix of spool file names, so it must stay filename-safe. */
 export const DocumentKind = z.enum(['invoice', 'sav-slip']);
 export type DocumentKind = z.infer<typeof DocumentKind>;
 
@@ -61,6 +77,12 @@ export const PrintJobState = z.enum([
   'failed',
   'cancelled',
 ]);
+export type PrintJobState = z.infer<typeof PrintJobState>;
+
+/** An opaque job id (a UUID from main): it also names spool files, so nothing else passes. */
+export const PrintJobId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, {
+  message: 'not a print job id',
+});
 
 export const PrintJob = z.object({
   id: z.string(),
@@ -78,15 +100,20 @@ export const PrintJob = z.object({
 });
 export type PrintJob = z.infer<typeof PrintJob>;
 
-/** A CUPS queue name as the printing backends accept it (no spaces, slashes, quotes, no `-`). */
+/**
+ * A CUPS queue name as the printing backends accept it (no spaces, slashes, quotes, no leading
+ * `-`): it reaches command lines and native print dialogs.
+ */
 export const PrinterName = z
   .string()
   .regex(/^[^\s/#\\'"-][^\s/#\\'"]{0,126}$/u, { message: 'not a valid printer name' });
 
+export const MAX_COPIES = 20;
+
 const printOptions = {
   /** Overrides the kiosk's printer for this job. */
   printer: PrinterName.optional(),
-  copies: z.number().int().min(1).max(20).optional(),
+  copies: z.number().int().min(1).max(MAX_COPIES).optional(),
 };
 
 export const PrintInvoiceRequest = z.strictObject({ saleId: RecordId, ...printOptions });
@@ -95,9 +122,7 @@ export type PrintInvoiceRequest = z.input<typeof PrintInvoiceRequest>;
 export const PrintSavSlipRequest = z.strictObject({ savId: RecordId, ...printOptions });
 export type PrintSavSlipRequest = z.input<typeof PrintSavSlipRequest>;
 
-export const PrintJobIdRequest = z.strictObject({
-  jobId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { message: 'not a print job id' }),
-});
+export const PrintJobIdRequest = z.strictObject({ jobId: PrintJobId });
 export type PrintJobIdRequest = z.input<typeof PrintJobIdRequest>;
 
 export const ListPrintJobsReply = z.object({

@@ -6,9 +6,11 @@ import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { createApiClient } from '../../electron/api/client.ts';
-import { CatalogQueries, type SearchQuery } from '../../electron/catalog/availability.ts';
+import { CatalogQueries } from '../../electron/catalog/index.ts';
 import { CatalogSyncService } from '../../electron/catalog/sync-service.ts';
 import { openDatabase } from '../../electron/storage/database.ts';
+import { kioskSchema } from '../../electron/schema.ts';
+import type { SearchProductsRequest } from '../../shared/ipc/catalog.ts';
 import type { Benchmark } from './benchmark.ts';
 
 /**
@@ -106,7 +108,7 @@ async function mirrorSync(
   password: string,
   dataDir: string,
 ): Promise<SyncFigures> {
-  const database = openDatabase({ dataDir });
+  const database = openDatabase({ dataDir, schema: kioskSchema });
   const client = createApiClient({ baseUrl, credentials: async () => ({ email, password }) });
   const service = new CatalogSyncService({ database, source: client, pageSize: PAGE });
   const memory = rssPeak();
@@ -272,14 +274,14 @@ function syncBenchmarks(size: number, label: string): Benchmark[] {
 let searchFigures: Promise<{ p50: number; p99: number }> | undefined;
 
 /** What staff type: the first letters of a word, two words, an EAN, a reference, with filters. */
-function searchWorkload(database: DatabaseSync): SearchQuery[] {
+function searchWorkload(database: DatabaseSync): SearchProductsRequest[] {
   const rows = database
     .prepare(`SELECT body FROM catalog_product_bodies ORDER BY (id * 7919) % 100003 LIMIT 200`)
     .all() as { body: string }[];
   const shops = (database.prepare('SELECT id FROM catalog_shops').all() as { id: string }[]).map(
     (row) => row.id,
   );
-  const queries: SearchQuery[] = [];
+  const queries: SearchProductsRequest[] = [];
   rows.forEach((row, index) => {
     const product = JSON.parse(row.body) as {
       name: string | null;
@@ -303,7 +305,7 @@ function searchWorkload(database: DatabaseSync): SearchQuery[] {
 function measureSearch(): Promise<{ p50: number; p99: number }> {
   searchFigures ??= (async () => {
     const { dataDir } = await measure(SEARCH_SIZE);
-    const database = openDatabase({ dataDir });
+    const database = openDatabase({ dataDir, schema: kioskSchema });
     try {
       const queries = new CatalogQueries({ database });
       const workload = searchWorkload(database.connection);

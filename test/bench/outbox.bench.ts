@@ -7,6 +7,7 @@ import { createApiGateway, outboxClientRetry } from '../../electron/outbox/api-g
 import { Outbox } from '../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../electron/outbox/sender.ts';
 import { openDatabase } from '../../electron/storage/database.ts';
+import { kioskSchema } from '../../electron/schema.ts';
 import { demoGiftCards } from '../../sandbox/data/demo.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import type { Benchmark, Measurement } from './benchmark.ts';
@@ -43,7 +44,7 @@ function percentile(samples: readonly number[], p: number): number {
 /** Enqueue latencies (ms) on a fresh database with the given durability. */
 function enqueueLatencies(synchronous: 'FULL' | 'OFF'): number[] {
   const { dir, remove } = tempDir();
-  const db = openDatabase({ dataDir: dir, synchronous });
+  const db = openDatabase({ dataDir: dir, synchronous, schema: kioskSchema });
   try {
     // Limits out of the way: this measures the commit, not a refusal.
     const outbox = new Outbox({
@@ -133,7 +134,7 @@ async function drainThroughput(): Promise<Measurement> {
     sandbox.control!.reset();
 
     const { dir, remove } = tempDir();
-    const db = openDatabase({ dataDir: dir });
+    const db = openDatabase({ dataDir: dir, schema: kioskSchema });
     try {
       const outbox = new Outbox({ db, connectivity: () => 'online', limits: noLimits });
       for (let i = 0; i < DRAIN; i++)
@@ -165,7 +166,7 @@ async function recoveryTime(): Promise<Measurement> {
     const measure = async (pending: number): Promise<number> => {
       const { dir, remove } = tempDir();
       try {
-        const seed = openDatabase({ dataDir: dir });
+        const seed = openDatabase({ dataDir: dir, schema: kioskSchema });
         const store = new Outbox({ db: seed }).store;
         seed.transaction(() => {
           // Straight inserts: 10,000 enqueues would re-check the limits 10,000 times.
@@ -195,7 +196,7 @@ async function recoveryTime(): Promise<Measurement> {
 
         const gateway = createApiGateway(client());
         const started = performance.now();
-        const db = openDatabase({ dataDir: dir });
+        const db = openDatabase({ dataDir: dir, schema: kioskSchema });
         const restarted = new Outbox({ db, limits: noLimits });
         restarted.summary();
         const firstAttempt = new Promise<void>((resolve) =>

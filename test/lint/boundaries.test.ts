@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
@@ -17,6 +17,12 @@ const BOUNDARY_RULES = new Set([
 const PORTABLE = '(keep the contract portable)';
 const ONLY_HOST =
   'only electron/host/ and electron/preload.ts may import the electron module (services take Electron through injected interfaces, so they run under plain Node)';
+const BENEATH_SERVICES =
+  '(api/, logging/ and storage/ lie beneath every service: services import them, never the reverse)';
+const WIRES_SERVICES =
+  '(kiosk/, cli/ and host/ wire the services together: they import services, never the reverse)';
+const throughIndex = (zone: string, folder: string) =>
+  `${zone} must import electron/${folder}/ through its index.ts (what a folder exports is its index.ts; its other files are its own, free to change)`;
 
 let eslint: ESLint;
 beforeAll(() => {
@@ -141,6 +147,38 @@ const violations: {
     as,
     errors: [ONLY_HOST, ONLY_HOST],
   })),
+  ...['storage', 'logging', 'api'].map((folder) => ({
+    rule: `electron/${folder}/ does not import a service (catalog/), not even through its index.ts`,
+    fixture: 'foundation-imports-service.ts',
+    as: `electron/${folder}/__fixture__.ts`,
+    errors: [`electron/${folder}/ must not import electron/catalog/ ${BENEATH_SERVICES}`],
+  })),
+  {
+    rule: 'electron/storage/ does not import a service from a subfolder either (a migration)',
+    fixture: 'foundation-imports-service-from-subfolder.ts',
+    as: 'electron/storage/migrations/__fixture__.ts',
+    errors: [`electron/storage/ must not import electron/catalog/ ${BENEATH_SERVICES}`],
+  },
+  {
+    rule: 'a service (outbox/) does not import a composition root (kiosk/)',
+    fixture: 'service-imports-root.ts',
+    as: 'electron/outbox/__fixture__.ts',
+    errors: [`electron/outbox/ must not import electron/kiosk/ ${WIRES_SERVICES}`],
+  },
+  ...['catalog', 'kiosk'].map((folder) => ({
+    rule: `electron/${folder}/ enters another folder through its index.ts only (import, re-export, import())`,
+    fixture: 'electron-deep-import.ts',
+    as: `electron/${folder}/__fixture__.ts`,
+    errors: ['storage', 'outbox', 'printing'].map((other) =>
+      throughIndex(`electron/${folder}/`, other),
+    ),
+  })),
+  {
+    rule: 'a file of electron/ itself enters a folder through its index.ts only',
+    fixture: 'electron-root-deep-import.ts',
+    as: 'electron/__fixture__.ts',
+    errors: [throughIndex('electron/*.ts', 'outbox')],
+  },
 ];
 
 describe('each boundary refuses its violating fixture with its own message', () => {
@@ -182,6 +220,26 @@ const allowed: { zone: string; fixture: string; as: string }[] = [
     fixture: 'service-allowed.ts',
     as: 'electron/outbox/__fixture__.ts',
   },
+  ...['electron/outbox/__fixture__.ts', 'electron/kiosk/__fixture__.ts'].map((as) => ({
+    zone: `${as.split('/')[1]}/ imports other folders of electron/ through their index.ts, and its own files`,
+    fixture: 'electron-allowed.ts',
+    as,
+  })),
+  {
+    zone: 'a foundation (api/) imports Node, and another foundation through its index.ts',
+    fixture: 'foundation-allowed.ts',
+    as: 'electron/api/__fixture__.ts',
+  },
+  {
+    zone: "a service's migration imports storage/ through its index.ts, and its own folder",
+    fixture: 'migration-allowed.ts',
+    as: 'electron/catalog/migrations/__fixture__.ts',
+  },
+  {
+    zone: 'a file of electron/ itself (schema.ts) imports folders through their index.ts',
+    fixture: 'electron-root-allowed.ts',
+    as: 'electron/__fixture__.ts',
+  },
   {
     zone: 'sandbox/ imports Node built-ins, fastify and shared/',
     fixture: 'sandbox-allowed.ts',
@@ -199,4 +257,21 @@ describe('each zone keeps the imports it is allowed', () => {
 test('the fixtures stay out of `eslint .`, their virtual paths do not', async () => {
   expect(await eslint.isPathIgnored(join(fixtures, 'shared-imports-electron-dir.ts'))).toBe(true);
   expect(await eslint.isPathIgnored(join(repoRoot, 'shared/api/__fixture__.ts'))).toBe(false);
+});
+
+test('every folder of electron/ has a zone of its own (a new folder needs its layer)', async () => {
+  const entries = await readdir(join(repoRoot, 'electron'), { withFileTypes: true });
+  const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const unzoned: string[] = [];
+  for (const folder of folders) {
+    const config = (await eslint.calculateConfigForFile(
+      join(repoRoot, 'electron', folder, '__fixture__.ts'),
+    )) as { rules: Record<string, [unknown, { patterns: { message: string }[] }]> };
+    const [, { patterns }] = config.rules['no-restricted-imports']!;
+    if (!patterns.some(({ message }) => message.startsWith(`electron/${folder}/ `))) {
+      unzoned.push(folder);
+    }
+  }
+  expect(folders.length).toBeGreaterThan(0);
+  expect(unzoned).toEqual([]);
 });

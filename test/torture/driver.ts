@@ -26,7 +26,9 @@ import {
 import { OutboxError } from '../../electron/outbox/errors.ts';
 import { Outbox } from '../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../electron/outbox/sender.ts';
+import { kioskSchema } from '../../electron/schema.ts';
 import { openDatabase } from '../../electron/storage/database.ts';
+import { seededRandom } from '../support/random.ts';
 
 export interface KioskInput {
   readonly slot: number;
@@ -50,17 +52,6 @@ export interface DriverInput {
   readonly kiosks: readonly KioskInput[];
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const write = (value: object) =>
   process.stdout.write(`${JSON.stringify({ ...value, t: Math.round(performance.now()) })}\n`);
 
@@ -74,13 +65,13 @@ async function readInput(): Promise<DriverInput> {
 }
 
 function openKiosk(input: KioskInput) {
-  const db = openDatabase({ dataDir: input.dataDir });
+  const db = openDatabase({ dataDir: input.dataDir, schema: kioskSchema });
   const client = createApiClient({
     baseUrl: input.baseUrl,
     credentials: async () => ({ email: input.email, password: input.password }),
     retry: outboxClientRetry,
     timeouts: { connectMs: 500, responseMs: input.responseTimeoutMs },
-    random: mulberry32(input.seed ^ 0x5eed),
+    random: seededRandom(input.seed ^ 0x5eed),
   });
   const outbox = new Outbox({
     db,
@@ -96,7 +87,7 @@ function openKiosk(input: KioskInput) {
   const sender = new OutboxSender({
     outbox,
     gateway: createApiGateway(client),
-    random: mulberry32(input.seed),
+    random: seededRandom(input.seed),
     concurrency: input.concurrency,
     // Short, so that a holder the harness killed is replaced quickly even without the pid check.
     leaseTtlMs: 2_000,

@@ -47,7 +47,7 @@ describe('kioskctl catalog', { timeout: INTEGRATION_TIMEOUT_MS }, () => {
       createClient: (options) =>
         createApiClient({ ...options, retry: { backoff: { baseMs: 5, capMs: 20 } } }),
     };
-    const code = await runCatalogCommand(args, context);
+    const code = await runCatalogCommand(['catalog', ...args], context);
     return { code, stdout, stderr };
   }
 

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../../shared/api/catalog.ts';
-import { CatalogQueries } from '../../../electron/catalog/availability.ts';
+import { CatalogQueries } from '../../../electron/catalog/queries.ts';
 import { normalizeSearchText } from '../../../electron/catalog/search-text.ts';
 import { CatalogSyncService } from '../../../electron/catalog/sync-service.ts';
 import { type KioskDatabase, openDatabase } from '../../../electron/storage/database.ts';
+import { kioskSchema } from '../../../electron/schema.ts';
 import {
   ALL_SCOPES,
   BARE_ACCOUNT,
@@ -228,7 +229,7 @@ describe(
 
       beforeAll(() => {
         dataDir = mkdtempSync(join(tmpdir(), 'kiosk-catalog-scopes-'));
-        database = openDatabase({ dataDir });
+        database = openDatabase({ dataDir, schema: kioskSchema });
       });
       afterAll(() => {
         database?.close();
@@ -250,7 +251,7 @@ describe(
 
       it('says which scopes an account lacks, and falls back to live lookups', async () => {
         const otherDir = mkdtempSync(join(tmpdir(), 'kiosk-catalog-nostock-'));
-        const other = openDatabase({ dataDir: otherDir });
+        const other = openDatabase({ dataDir: otherDir, schema: kioskSchema });
         try {
           fixture.control.setScopes(BARE_ACCOUNT, ['products:read']);
           const bare = new CatalogSyncService({

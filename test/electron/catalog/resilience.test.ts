@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Clock, systemClock } from '../../../electron/api/clock.ts';
 import { CatalogSyncService } from '../../../electron/catalog/sync-service.ts';
+import { kioskSchema } from '../../../electron/schema.ts';
 import { openDatabase } from '../../../electron/storage/database.ts';
 import {
   type Fixture,
@@ -19,6 +21,9 @@ import {
   storeActivity,
   INTEGRATION_TIMEOUT_MS,
 } from './support.ts';
+
+/** The lease term of the sync child (fixtures/sync-child.ts). */
+const CHILD_LEASE_TTL_MS = 1_000;
 
 class Crash extends Error {
   override readonly name = 'Crash';
@@ -161,16 +166,20 @@ describe(
       expect(lastPage).toBeGreaterThanOrEqual(3);
       fixture.control.clearFaults();
 
-      const database = openDatabase({ dataDir });
+      const database = openDatabase({ dataDir, schema: kioskSchema });
       try {
-        const service = new CatalogSyncService({
-          database,
-          source: fixture.client(),
-          pageSize: 20,
-        });
+        const nextProcess = (clock: Clock) =>
+          new CatalogSyncService({ database, source: fixture.client(), pageSize: 20, clock });
         // The killed process's lease (1 s) must lapse before another may sync.
-        await expect(service.sync()).rejects.toMatchObject({ code: 'CATALOG_SYNC_BUSY' });
-        await new Promise((resolve) => setTimeout(resolve, 1_050));
+        await expect(nextProcess(systemClock).sync()).rejects.toMatchObject({
+          code: 'CATALOG_SYNC_BUSY',
+        });
+        // A process whose clock is a lease term ahead sees it lapsed, without waiting for it: the
+        // child renewed its lease at the latest when it was killed, before this moment.
+        const service = nextProcess({
+          now: () => systemClock.now() + CHILD_LEASE_TTL_MS,
+          sleep: systemClock.sleep,
+        });
         expect(service.status().ready).toBe(false);
         expect(service.status().fullSyncInProgress?.pagesDone).toBeGreaterThanOrEqual(lastPage);
         const outcome = await service.sync();

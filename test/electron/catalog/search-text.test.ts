@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressTracker, type SyncProgress } from '../../../electron/catalog/progress.ts';
+import { ProgressTracker } from '../../../electron/catalog/progress.ts';
 import {
   filterToken,
   ftsFilteredQuery,
   ftsQueryOf,
   normalizeSearchText,
 } from '../../../electron/catalog/search-text.ts';
+import type { SyncProgress } from '../../../shared/ipc/catalog.ts';
 
 describe('search text', () => {
   it('folds accents and French ligatures the way the index does', () => {

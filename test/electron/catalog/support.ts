@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogChange, CatalogProduct, ItemEntry } from '../../../shared/api/catalog.ts';
 import { type CommerceApiClient, createApiClient } from '../../../electron/api/client.ts';
-import { CatalogQueries } from '../../../electron/catalog/availability.ts';
+import { CatalogQueries } from '../../../electron/catalog/queries.ts';
 import type { CatalogSource } from '../../../electron/catalog/source.ts';
 import {
   type CatalogSyncOptions,
   CatalogSyncService,
 } from '../../../electron/catalog/sync-service.ts';
 import { type KioskDatabase, openDatabase } from '../../../electron/storage/database.ts';
+import { kioskSchema } from '../../../electron/schema.ts';
 import { type RunningSandbox, type SandboxControl, startSandbox } from '../../../sandbox/index.ts';
 
 /**
@@ -53,7 +54,7 @@ export async function startFixture(
   const control = sandbox.control;
   if (control === undefined) throw new Error('the sandbox was started without its controls');
   const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-catalog-'));
-  const database = openDatabase({ dataDir });
+  const database = openDatabase({ dataDir, schema: kioskSchema });
   const clients: CommerceApiClient[] = [];
   const databases: KioskDatabase[] = [database];
   const credentials = (email = ALL_SCOPES) => {
@@ -92,7 +93,7 @@ export async function startFixture(
     queries: ({ online = true, email } = {}) =>
       new CatalogQueries({ database, source: client(email), online: { isOnline: () => online } }),
     openAnother: () => {
-      const another = openDatabase({ dataDir });
+      const another = openDatabase({ dataDir, schema: kioskSchema });
       databases.push(another);
       return another;
     },

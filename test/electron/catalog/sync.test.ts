@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SyncProgress } from '../../../electron/catalog/progress.ts';
+import type { SyncProgress } from '../../../shared/ipc/catalog.ts';
 import {
   type Fixture,
   instrumented,

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { operations } from '../../../shared/api/operations.ts';
 import {
@@ -14,8 +12,7 @@ import {
   demoSav,
 } from '../../../sandbox/data/demo.ts';
 import { CommerceApiClient } from '../../../electron/api/client.ts';
-import { exitCodes } from '../../../electron/cli/api-command.ts';
-import { main } from '../../../electron/cli/kioskctl.ts';
+import { exitCodes } from '../../../electron/cli/command.ts';
 import {
   type LocalServer,
   sendJson,
@@ -23,43 +20,9 @@ import {
   withAuth,
 } from '../api/support/local-server.ts';
 import { type TestSandbox, startTestSandbox } from '../api/support/sandbox.ts';
+import { type Run, inProcess, kioskctl } from './support.ts';
 
-/** `kioskctl` as a technician runs it: a child process of this Node, against the sandbox. */
-
-const cli = fileURLToPath(new URL('../../../electron/cli/kioskctl.ts', import.meta.url));
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function kioskctl(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** `main()` in this process, with captured streams: the same code without the spawn cost. */
-async function inProcess(argv: readonly string[], env: Record<string, string>): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    env,
-  });
-  return { code, stdout, stderr };
-}
+/** `kioskctl api` as a technician runs it, against the sandbox. */
 
 /** The one JSON line a failure prints on stderr. */
 function errorLine(run: Run): { code: string; status: number | null; message: string } {

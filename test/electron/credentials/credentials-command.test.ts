@@ -274,7 +274,6 @@ describe('with a provisioned file (in process)', () => {
     [['credentials', 'rotate'], /unknown credentials command "rotate"/],
     [['credentials', 'set'], /needs --email/],
     [['credentials', 'status', '--email', 'a@b.c'], /--email does not apply to credentials status/],
-    [['--credentials', '/tmp/c.json', 'credentials', 'status'], /--credentials names a file/],
     [['credentials', 'status', '--vault', 'gnome'], /invalid credential vault configuration/],
   ])('usage: %j', async (argv, message) => {
     const result = await run(argv);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ipcErrorCodes } from '../../../shared/ipc/index.ts';
 import { type BrowserHost, startBrowserHost } from '../../../electron/host/browser-host.ts';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/host/security-policy.ts';
-import { loadLoopbackClient, pageFetch } from './loopback-client.ts';
+import { loadLoopbackClient, pageFetch, streamWatchingFetch } from './loopback-client.ts';
 import type { OutboxChanged } from '../../../shared/ipc/events.ts';
 import { type KioskFixture, startKioskFixture } from '../kiosk/support.ts';
 import { type RendererFixture, SECRET_TEXT, makeRendererFixture } from './renderer-fixture.ts';
@@ -207,31 +207,30 @@ describe('the loopback browser host', () => {
 
   it("serves the renderer's loopback client: same surface, typed errors, events", async () => {
     const createLoopbackClient = await loadLoopbackClient();
-    const kiosk = createLoopbackClient({
-      origin: host.origin,
-      token: TOKEN,
-      fetch: pageFetch(host.origin),
-    });
+    const watched = streamWatchingFetch(pageFetch(host.origin));
+    const kiosk = createLoopbackClient({ origin: host.origin, token: TOKEN, fetch: watched.fetch });
 
     const status = await kiosk.getStatus();
     expect(status).toMatchObject({ ok: true, value: { host: 'browser' } });
     const invalid = await kiosk.searchProducts({ text: 7 as unknown as string });
     expect(invalid).toMatchObject({ ok: false, error: { code: ipcErrorCodes.invalidRequest } });
 
-    const events: OutboxChanged[] = [];
-    const off = kiosk.onOutboxChanged((event) => events.push(event));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    let off = () => {};
+    const accepted = new Promise<OutboxChanged>((resolve) => {
+      off = kiosk.onOutboxChanged((event) => {
+        if (event.type === 'accepted') resolve(event);
+      });
+    });
+    await watched.streamOpen;
     const debit = await kiosk.debitGiftCard({
       giftCardId: 'gift_card_44a4a857-b84c-4793-aded-875bcf6df2a6',
       amount: 1,
       policy: 'prefer_online',
     });
     expect(debit).toMatchObject({ ok: true, value: { debit: { state: 'pending' } } });
-    for (let i = 0; i < 50 && !events.some((event) => event.type === 'accepted'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const event = await accepted;
     off();
-    expect(events.find((event) => event.type === 'accepted')).toMatchObject({
+    expect(event).toMatchObject({
       type: 'accepted',
       debit: { giftCardId: 'gift_card_44a4a857-b84c-4793-aded-875bcf6df2a6', amount: 1 },
     });

@@ -2,13 +2,13 @@ import { appendFileSync, existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../../../electron/api/client.ts';
 import { type BrowserHost, startBrowserHost } from '../../../electron/host/browser-host.ts';
 import { fixedCredentials } from '../../../electron/kiosk/credential-store.ts';
 import { type KioskServices, createKioskServices } from '../../../electron/kiosk/kiosk-services.ts';
 import { createRedactingLogger } from '../../../electron/logging/redacting-logger.ts';
-import { loadLoopbackClient, pageFetch } from './loopback-client.ts';
+import { loadLoopbackClient, pageFetch, streamWatchingFetch } from './loopback-client.ts';
 import {
   ambiguousEmail,
   demoCustomers,
@@ -45,6 +45,7 @@ describe('no credentials, tokens or customer contact data at rest', () => {
   let host: BrowserHost;
   let renderer: RendererFixture | undefined;
   let kiosk: KioskApi;
+  let streamOpen: Promise<void>;
   const emails = new Set<string>();
   const phones = new Set<string>();
   const TOKEN = 'e2e-loopback-token-4f1b8c2d9e7a6b5c3d2e1f0a';
@@ -91,11 +92,9 @@ describe('no credentials, tokens or customer contact data at rest', () => {
     });
     services.start();
     const createLoopbackClient = await loadLoopbackClient();
-    kiosk = createLoopbackClient({
-      origin: host.origin,
-      token: TOKEN,
-      fetch: pageFetch(host.origin),
-    });
+    const watched = streamWatchingFetch(pageFetch(host.origin));
+    streamOpen = watched.streamOpen;
+    kiosk = createLoopbackClient({ origin: host.origin, token: TOKEN, fetch: watched.fetch });
   }, 60_000);
 
   afterAll(async () => {
@@ -111,18 +110,19 @@ describe('no credentials, tokens or customer contact data at rest', () => {
     const off = kiosk.onSyncProgress((event) => syncEvents.push(event));
     const outboxEvents: unknown[] = [];
     const offOutbox = kiosk.onOutboxChanged((event) => outboxEvents.push(event));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await streamOpen;
 
     expect((await kiosk.getStatus()).ok).toBe(true);
     expect(await kiosk.testConnection()).toMatchObject({ ok: true, value: { ok: true } });
     await kiosk.syncNow({ full: true });
-    for (let i = 0; i < 400 && !syncEvents.some((event) => event.type === 'synced'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    expect(
-      syncEvents.some((event) => event.type === 'synced'),
-      JSON.stringify(syncEvents.filter((event) => event.type === 'failed')),
-    ).toBe(true);
+    await vi.waitFor(
+      () =>
+        expect(
+          syncEvents.some((event) => event.type === 'synced'),
+          JSON.stringify(syncEvents.filter((event) => event.type === 'failed')),
+        ).toBe(true),
+      { timeout: 10_000, interval: 25 },
+    );
     expect((await kiosk.searchProducts({ text: 'machine' })).ok).toBe(true);
     expect((await kiosk.listShops()).ok).toBe(true);
 

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ipcErrorCodes,
@@ -67,6 +68,13 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
       apiVersion: expect.any(String),
       error: null,
     });
+  });
+
+  it("status: the app version is the package's", async () => {
+    const pkg = JSON.parse(
+      await readFile(new URL('../../../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    expect((await value('getStatus', {})).versions.app).toBe(pkg.version);
   });
 
   it('catalogue: syncs, then answers search, product, shops and status from the mirror', async () => {

@@ -306,4 +306,17 @@ describe('cancel, summary, waiting', () => {
     expect(box.list({ state: 'applied' })).toHaveLength(0);
     expect(() => box.list({ state: 'bogus' as 'pending' })).toThrow(OutboxError);
   });
+
+  it('recent: the latest debits in any state, newest first, at most the limit', () => {
+    const box = outbox();
+    const ids = ['gift_card_1', 'gift_card_2', 'gift_card_1'].map(
+      (giftCardId) => box.enqueue({ giftCardId, amount: 2 }).debit.id,
+    );
+    box.cancel(ids[1]!);
+    expect(box.recent(2).map((debit) => [debit.id, debit.state])).toEqual([
+      [ids[2], 'pending'],
+      [ids[1], 'cancelled'],
+    ]);
+    expect(box.recent(10).map((debit) => debit.id)).toEqual([...ids].reverse());
+  });
 });

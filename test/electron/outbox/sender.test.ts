@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tracingChannel } from 'node:diagnostics_channel';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoGiftCardBalances, demoGiftCards } from '../../../sandbox/data/demo.ts';
 import type { ExchangeEvent } from '../../../electron/api/invoke.ts';
 import type { OutboxEvent } from '../../../electron/outbox/events.ts';
@@ -6,7 +7,8 @@ import { startOutboxService } from '../../../electron/outbox/index.ts';
 import type { OfflineLimits } from '../../../electron/outbox/limits.ts';
 import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { OutboxSender, type SenderOptions } from '../../../electron/outbox/sender.ts';
-import type { DebitState, OutboxDebit } from '../../../electron/outbox/store.ts';
+import type { DebitState, OutboxDebit } from '../../../electron/outbox/index.ts';
+import { seededRandom } from '../../support/random.ts';
 import { ShiftedClock, tempDataDir } from './support.ts';
 import { ALL_SCOPES_ACCOUNT, startTestSandbox, type TestSandbox } from './sandbox-support.ts';
 
@@ -19,7 +21,7 @@ import { ALL_SCOPES_ACCOUNT, startTestSandbox, type TestSandbox } from './sandbo
 const DAY = 24 * 60 * 60 * 1000;
 let sb: TestSandbox;
 let data: ReturnType<typeof tempDataDir>;
-let clock: ShiftedClock;
+let clock: WatchedClock;
 const senders: OutboxSender[] = [];
 
 beforeAll(async () => {
@@ -31,19 +33,69 @@ afterAll(async () => {
 beforeEach(() => {
   sb.control.reset();
   data = tempDataDir();
-  clock = new ShiftedClock();
+  clock = new WatchedClock();
 });
 afterEach(async () => {
   await Promise.all(senders.splice(0).map((sender) => sender.stop()));
   data.cleanup();
 });
 
-/** A deterministic [0, 1) source: the jitter does not matter here, only that it is injected. */
-function seededRandom(seed = 7): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
+/**
+ * The kiosk's clock, which also tells when the sender's loop next goes to sleep: the loop sleeps
+ * right after each pass over the due rows, so that moment proves a pass has run.
+ */
+class WatchedClock extends ShiftedClock {
+  readonly #sleepWatchers: (() => void)[] = [];
+
+  override sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    for (const notify of this.#sleepWatchers.splice(0)) notify();
+    return super.sleep(ms, signal);
+  }
+
+  nextSleep(): Promise<void> {
+    return new Promise((resolve) => this.#sleepWatchers.push(resolve));
+  }
+}
+
+/**
+ * The debit requests the sandbox (in this process) is still handling, seen through Fastify's
+ * diagnostics channel. A request the client gave up on is handled on until its handler ends: a
+ * latency fault holds it there. Fastify never reports a hijacked reply (an injected reset) as
+ * finished, so this is for tests without reset faults.
+ */
+function debitHandlers(): { readonly inFlight: number; readonly finished: number; close(): void } {
+  interface Store {
+    readonly route?: { readonly method: string; readonly url: string };
+    readonly async?: boolean;
+  }
+  const channel = tracingChannel<string, Store>('fastify.request.handler');
+  const isDebit = (store: Store) =>
+    store.route?.method === 'PUT' && store.route.url.startsWith('/v1/gift-cards/');
+  let started = 0;
+  let finished = 0;
+  const handlers = {
+    start: (store: Store) => {
+      if (isDebit(store)) started += 1;
+    },
+    // A synchronous handler ends at `end`, an async one (every sandbox route) at `asyncEnd`.
+    end: (store: Store) => {
+      if (isDebit(store) && !store.async) finished += 1;
+    },
+    asyncStart: () => {},
+    asyncEnd: (store: Store) => {
+      if (isDebit(store)) finished += 1;
+    },
+    error: () => {},
+  };
+  channel.subscribe(handlers);
+  return {
+    get inFlight() {
+      return started - finished;
+    },
+    get finished() {
+      return finished;
+    },
+    close: () => channel.unsubscribe(handlers),
   };
 }
 
@@ -78,7 +130,8 @@ function rig(
   const sender = new OutboxSender({
     outbox,
     gateway: sb.gateway(client),
-    random: seededRandom(),
+    // The jitter does not matter here, only that it is injected.
+    random: seededRandom(7),
     leaseTtlMs: 3_000,
     idlePollMs: 50,
     retry: {
@@ -246,14 +299,26 @@ describe('reply classes', () => {
 
   it('a reply slower than the client timeout: retried with the same key, applied once', async () => {
     sb.control.addFault({ kind: 'latency', route: 'debitGiftCard', count: 1, latencyMs: 600 });
-    const r = rig({ responseMs: 200 });
-    const { debit } = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 3 });
-    const done = await settle(r, debit);
-    expect(done.state).toBe('applied');
-    expect(done.attempts).toBeGreaterThanOrEqual(2);
-    // The first request is still processed by the sandbox after the client gave up on it.
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(ledgerKeys()).toEqual([debit.idempotencyKey]);
+    const handlers = debitHandlers();
+    try {
+      const r = rig({ responseMs: 200 });
+      const { debit } = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 3 });
+      const done = await settle(r, debit);
+      expect(done.state).toBe('applied');
+      expect(done.attempts).toBeGreaterThanOrEqual(2);
+      // The first request is still processed by the sandbox after the client gave up on it:
+      // wait until the sandbox has handled every attempt.
+      await vi.waitFor(
+        () => {
+          expect(handlers.finished).toBeGreaterThanOrEqual(done.attempts);
+          expect(handlers.inFlight).toBe(0);
+        },
+        { timeout: 5_000, interval: 20 },
+      );
+      expect(ledgerKeys()).toEqual([debit.idempotencyKey]);
+    } finally {
+      handlers.close();
+    }
   });
 
   it('a 401 is renewed inside the client: one outbox attempt, applied', async () => {
@@ -292,7 +357,12 @@ describe('reply classes', () => {
     expect(r.sender.status.paused).not.toBeNull();
     const held = r.outbox.get(debit.id);
     expect(held).toMatchObject({ state: 'pending', attempts: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Once the attempt is over, a wake makes the sender pass over the row (due at once) and go
+    // back to sleep: had it not been paused, that pass would have sent it.
+    await vi.waitFor(() => expect(r.sender.status.inFlight).toBe(0));
+    const pass = clock.nextSleep();
+    r.sender.wake();
+    await pass;
     expect(r.outbox.get(debit.id).attempts).toBe(1); // nothing sent while paused
 
     sb.control.restoreAccount(ALL_SCOPES_ACCOUNT);

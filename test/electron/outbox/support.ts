@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Clock } from '../../../electron/api/clock.ts';
 import { systemClock } from '../../../electron/api/clock.ts';
 import { openDatabase, type KioskDatabase } from '../../../electron/storage/database.ts';
+import { kioskSchema } from '../../../electron/schema.ts';
 
 /** Real time that a test can move forward, as the sandbox clock moves: retention, max age. */
 export class ShiftedClock implements Clock {
@@ -30,7 +31,7 @@ export function tempDataDir(prefix = 'kiosk-outbox-'): {
   return {
     dir,
     open: () => {
-      const db = openDatabase({ dataDir: dir });
+      const db = openDatabase({ dataDir: dir, schema: kioskSchema });
       opened.push(db);
       return db;
     },

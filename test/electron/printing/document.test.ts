@@ -2,8 +2,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PDF_MAX_BYTES as DEFAULT_MAX_DOCUMENT_BYTES } from '../../../electron/api/pdf.ts';
 import {
-  DEFAULT_MAX_DOCUMENT_BYTES,
   DocumentRejected,
   DocumentSpool,
   newJobId,

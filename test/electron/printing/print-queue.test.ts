@@ -4,11 +4,8 @@ import { createApiClient, type CommerceApiClient } from '../../../electron/api/c
 import { apiDocumentSource } from '../../../electron/printing/api-document-source.ts';
 import { CupsBackend } from '../../../electron/printing/cups-backend.ts';
 import { DocumentSpool } from '../../../electron/printing/document.ts';
-import {
-  PrintQueue,
-  type PrintJobSnapshot,
-  type PrintQueueOptions,
-} from '../../../electron/printing/print-queue.ts';
+import type { PrintJobSnapshot } from '../../../electron/printing/print-job.ts';
+import { PrintQueue, type PrintQueueOptions } from '../../../electron/printing/print-queue.ts';
 import { startPrivateCups, type PrivateCups } from '../../support/cups.ts';
 import { startDocumentServer, type DocumentServer } from './document-server.ts';
 import { makePdf, pdfText } from './pdf.ts';

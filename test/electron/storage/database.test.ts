@@ -10,13 +10,15 @@ import {
 } from '../../../electron/storage/database.ts';
 import { SchemaTooNew, StorageError } from '../../../electron/storage/errors.ts';
 import { Lease } from '../../../electron/storage/lease.ts';
-import { latestVersion, migrations, type Migration } from '../../../electron/storage/migrations.ts';
+import { latestVersion, type Migration } from '../../../electron/storage/migration-runner.ts';
+import { kioskSchema } from '../../../electron/schema.ts';
 
+const { migrations } = kioskSchema;
 let dataDir: string;
 const opened: KioskDatabase[] = [];
 
 function open(options: { migrations?: readonly Migration[] } = {}): KioskDatabase {
-  const db = openDatabase({ dataDir, ...options });
+  const db = openDatabase({ dataDir, schema: { ...kioskSchema, ...options } });
   opened.push(db);
   return db;
 }
@@ -44,7 +46,7 @@ describe('openDatabase', () => {
   it('creates a fresh database at the latest version with the durability settings', () => {
     const db = open();
     expect(db.path).toBe(join(dataDir, DATABASE_FILE));
-    expect(db.migration).toMatchObject({ from: 0, to: latestVersion() });
+    expect(db.migration).toMatchObject({ from: 0, to: latestVersion(migrations) });
     expect(db.migration.applied).toHaveLength(migrations.length);
     const pragma = (name: string) =>
       Object.values(db.connection.prepare(`PRAGMA ${name}`).get() ?? {})[0];
@@ -52,13 +54,17 @@ describe('openDatabase', () => {
     expect(pragma('synchronous')).toBe(2); // FULL
     expect(pragma('foreign_keys')).toBe(1);
     expect(pragma('busy_timeout')).toBe(5000);
-    expect(pragma('user_version')).toBe(latestVersion());
+    expect(pragma('user_version')).toBe(latestVersion(migrations));
   });
 
   it('re-opens without re-applying anything', () => {
     open().close();
     const again = open();
-    expect(again.migration).toEqual({ from: latestVersion(), to: latestVersion(), applied: [] });
+    expect(again.migration).toEqual({
+      from: latestVersion(migrations),
+      to: latestVersion(migrations),
+      applied: [],
+    });
   });
 
   it('keeps pending rows across a later migration, which runs in its own transaction', () => {
@@ -102,14 +108,16 @@ describe('openDatabase', () => {
     expect(db.connection.prepare('SELECT request_body FROM outbox_debits').get()).toEqual({
       request_body: '{"amount":1,"currency":"EUR"}',
     });
-    expect(db.migration.to).toBe(latestVersion());
+    expect(db.migration.to).toBe(latestVersion(migrations));
   });
 
   it('refuses a database from a newer build with a typed error and leaves the file untouched', () => {
     // A database as a newer build would leave it: a later version, not even in WAL mode.
     const path = join(dataDir, DATABASE_FILE);
     const raw = new DatabaseSync(path);
-    raw.exec(`CREATE TABLE future (x INTEGER); PRAGMA user_version = ${latestVersion() + 5}`);
+    raw.exec(
+      `CREATE TABLE future (x INTEGER); PRAGMA user_version = ${latestVersion(migrations) + 5}`,
+    );
     raw.close();
     const before = readFileSync(path);
 
@@ -122,8 +130,8 @@ describe('openDatabase', () => {
     expect(error).toBeInstanceOf(SchemaTooNew);
     expect(error).toMatchObject({
       code: 'STORAGE_SCHEMA_TOO_NEW',
-      foundVersion: latestVersion() + 5,
-      knownVersion: latestVersion(),
+      foundVersion: latestVersion(migrations) + 5,
+      knownVersion: latestVersion(migrations),
     });
     expect(readFileSync(path).equals(before)).toBe(true);
     expect(existsSync(`${path}-wal`) && readFileSync(`${path}-wal`).length > 0).toBe(false);

@@ -30,10 +30,13 @@ test('the shop picker starts on the kiosk’s shop, and searching follows the ty
     offset: 0,
   });
 
-  const user = userEvent.setup();
+  // The pause after the typing is fake time moved by exactly the debounce delay. (Fake time
+  // also follows real time: Testing Library waits on a timer of its own after each action.)
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+  const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
   await user.type(screen.getByRole('searchbox', { name: 'Search products' }), 'lave');
   // One search after the typing pauses, not one per key.
-  await act(() => new Promise((resolve) => setTimeout(resolve, SEARCH_DEBOUNCE_MS + 50)));
+  await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS));
   expect(rendered.kiosk.callsOf('searchProducts').map((r) => r.text)).toEqual(['', 'lave']);
 
   await user.selectOptions(picker, 'shop_lyon');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type CatalogChange, CatalogChangesReply } from '../../../shared/api/catalog.ts';
 import { startSandbox } from '../../../sandbox/index.ts';
 import { Client, emails, expectError, startClient } from './helpers.ts';
@@ -170,9 +170,14 @@ describe('GET /v1/catalog/changes', () => {
       const since = new Date(
         Date.parse(((await timed.control('GET', '/clock')).body as { now: string }).now),
       ).toISOString();
-      await new Promise((done) => setTimeout(done, 200));
-      const reply = await timed.as(emails.catalog, `/v1/catalog/changes?since=${since}`);
-      expect((reply.body as { changes: unknown[] }).changes.length).toBeGreaterThan(2);
+      // The timer steps every 10 ms: the feed grows on its own, no request moves it.
+      await vi.waitFor(
+        async () => {
+          const reply = await timed.as(emails.catalog, `/v1/catalog/changes?since=${since}`);
+          expect((reply.body as { changes: unknown[] }).changes.length).toBeGreaterThan(2);
+        },
+        { timeout: 5_000, interval: 20 },
+      );
     } finally {
       await timed.sandbox.close();
     }

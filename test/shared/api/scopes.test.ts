@@ -1,16 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { operationList, operations } from '../../../shared/api/index.ts';
-
-const specPath = fileURLToPath(
-  new URL('../../../../shared/spec/commerce-external-api-v1.md', import.meta.url),
-);
-const spec = await readFile(specPath, 'utf8');
+import { specOperations } from './fixtures/spec-operations.ts';
 
 /** The spec's operation list rows: method, path and the "Required scopes" column. */
-const rows = [...spec.matchAll(/^\| (GET|PUT|POST) \| (\/\S+) \| [^|]+ \| ([^|]+) \|$/gm)]
-  .map((m) => ({ key: `${m[1]} ${m[2]}`, scopes: m[3]!.trim() }))
+const rows = specOperations
+  .map(({ method, path, scopes }) => ({ key: `${method} ${path}`, scopes }))
   // "same as list of sales": the detail inherits the row above it.
   .map((row, index, all) =>
     row.scopes.startsWith('same as') ? { ...row, scopes: all[index - 1]!.scopes } : row,

@@ -1,0 +1,166 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { ItemEntry } from '../../shared/api/catalog.ts';
+import type { GetProductReply, SearchProductsReply } from '../../shared/ipc/catalog.ts';
+import {
+  type MirrorProduct,
+  groupByShop,
+  hitOf,
+  productCharacteristics,
+  productViewOf,
+} from './answers.ts';
+import { liveTables } from './schema.ts';
+import type { SearchQuery } from './search-query.ts';
+import { type FilterFact, ftsFilteredQuery, ftsQueryOf } from './search-text.ts';
+import type { SyncState } from './sync-state.ts';
+
+/**
+ * bm25 weights of name, reference, EAN, description, filters: a name or code match outranks
+ * prose; filter tokens do not rank.
+ */
+const RANK = `bm25(${liveTables.search}, 10.0, 8.0, 8.0, 1.0, 0.0)`;
+
+/** Searches and product lookups the mirror answers: synchronous, never waiting on the network. */
+export class MirrorQueries {
+  readonly #db: DatabaseSync;
+  readonly #state: SyncState;
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync, state: SyncState) {
+    this.#db = db;
+    this.#state = state;
+  }
+
+  search(query: SearchQuery): SearchProductsReply {
+    return this.#snapshot(() => this.#search(query));
+  }
+
+  #search(query: SearchQuery): SearchProductsReply {
+    const t = liveTables;
+    const match = ftsQueryOf(query.text);
+    const parameters: (string | number)[] = [];
+    let sql: string;
+    // Ranking reads ids only; the bodies (kilobytes each) are read for the page of hits alone.
+    if (match !== null) {
+      // Words and filters are all resolved inside the search index (filter tokens).
+      const facts: FilterFact[] = [];
+      if (query.categoryId !== undefined)
+        facts.push({ kind: 'category', categoryId: query.categoryId });
+      if (query.displayedOnline !== undefined) {
+        facts.push({ kind: 'displayedOnline', value: query.displayedOnline });
+      }
+      if (query.shopId !== undefined) {
+        facts.push({
+          kind: query.availableOnly ? 'availableInShop' : 'shop',
+          shopId: query.shopId,
+        });
+      } else if (query.availableOnly) {
+        facts.push({ kind: 'stockAvailable' });
+      }
+      parameters.push(ftsFilteredQuery(match, facts));
+      sql = `SELECT rowid AS id FROM ${t.search} WHERE ${t.search} MATCH ?
+        ORDER BY ${RANK}, rowid LIMIT ? OFFSET ?`;
+    } else {
+      // Browsing (no words): in name order, along the name index, until the page is full.
+      const where: string[] = [];
+      if (query.categoryId !== undefined) {
+        where.push('p.category_id = ?');
+        parameters.push(query.categoryId);
+      }
+      if (query.displayedOnline !== undefined) {
+        where.push('p.displayed_online = ?');
+        parameters.push(query.displayedOnline ? 1 : 0);
+      }
+      if (query.shopId !== undefined) {
+        where.push(
+          // `available IN (0, 1)` lets the (shop, available, product) index answer both cases.
+          `EXISTS (SELECT 1 FROM ${t.items} i WHERE i.shop_id = ? AND i.available ${query.availableOnly ? '= 1' : 'IN (0, 1)'} AND i.product_id = p.id)`,
+        );
+        parameters.push(query.shopId);
+      } else if (query.availableOnly) {
+        where.push('p.stock_available = 1');
+      }
+      sql = `SELECT p.id AS id FROM ${t.products} p
+        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY p.sort_name, p.id LIMIT ? OFFSET ?`;
+    }
+    parameters.push(query.limit, query.offset);
+    const ids = this.#statement(sql).all(...parameters) as { id: number }[];
+    const body = this.#statement(`SELECT body FROM ${t.bodies} WHERE id = ?`);
+    const rows = ids.map(({ id }) => ({ id, body: (body.get(id) as { body: string }).body }));
+    const hits = rows.map((row) => {
+      const product = JSON.parse(row.body) as MirrorProduct;
+      const shopItems =
+        query.shopId === undefined
+          ? null
+          : this.#items(row.id).filter((item) => item.shop?.id === query.shopId);
+      return hitOf(product, shopItems);
+    });
+    return { source: 'mirror', asOf: this.#asOf(), hits };
+  }
+
+  /** Undefined when the mirror does not have the product. */
+  product(uuid: string, shopId: string | undefined): GetProductReply | undefined {
+    return this.#snapshot(() => this.#product(uuid, shopId));
+  }
+
+  #product(uuid: string, shopId: string | undefined): GetProductReply | undefined {
+    const row = this.#statement(
+      `SELECT p.id AS id, b.body AS body FROM ${liveTables.products} p
+       JOIN ${liveTables.bodies} b ON b.id = p.id WHERE p.uuid = ?`,
+    ).get(uuid) as { id: number; body: string } | undefined;
+    if (row === undefined) return undefined;
+    const product = JSON.parse(row.body) as MirrorProduct;
+    const items = this.#items(row.id);
+    const inView = shopId === undefined ? items : items.filter((item) => item.shop?.id === shopId);
+    return {
+      source: 'mirror',
+      asOf: this.#asOf(),
+      product: productViewOf(product, {
+        supplier: product.supplier,
+        stock: product.stock,
+        characteristics: productCharacteristics(items),
+      }),
+      shops: groupByShop(inView),
+    };
+  }
+
+  hasProduct(uuid: string): boolean {
+    return (
+      this.#statement(`SELECT 1 FROM ${liveTables.products} WHERE uuid = ?`).get(uuid) !== undefined
+    );
+  }
+
+  /**
+   * One read transaction for an answer's several statements: a full sync swapping the mirror in
+   * from another connection meanwhile cannot pair one mirror's ids with the other's rows.
+   */
+  #snapshot<T>(read: () => T): T {
+    if (this.#db.isTransaction) return read();
+    this.#db.exec('BEGIN');
+    try {
+      return read();
+    } finally {
+      if (this.#db.isTransaction) this.#db.exec('COMMIT');
+    }
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #items(productId: number): ItemEntry[] {
+    const rows = this.#statement(
+      `SELECT body FROM ${liveTables.items} WHERE product_id = ? ORDER BY position`,
+    ).all(productId) as { body: string }[];
+    return rows.map((row) => JSON.parse(row.body) as ItemEntry);
+  }
+
+  #asOf(): string | null {
+    return this.#state.get('asOf') ?? null;
+  }
+}

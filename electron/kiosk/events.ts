@@ -1,0 +1,87 @@
+import type { EventName, EventPayloadOf } from '../../shared/ipc/contract.ts';
+import type { CommerceApiClient } from '../api/index.ts';
+import type { CatalogSyncService } from '../catalog/index.ts';
+import { type KioskEventSource, safeMessage } from '../ipc/index.ts';
+import type { Logger } from '../logging/index.ts';
+import type { Outbox } from '../outbox/index.ts';
+import type { PrintQueue } from '../printing/index.ts';
+import { outboxEventView, printJobView } from './views.ts';
+
+type Listener = <E extends EventName>(event: E, payload: EventPayloadOf<E>) => void;
+
+export interface KioskEventsInput {
+  readonly client: Pick<CommerceApiClient, 'connectivity'>;
+  readonly outbox: Pick<Outbox, 'on'>;
+  readonly catalogSync: Pick<CatalogSyncService, 'events'>;
+  readonly printQueue: Pick<PrintQueue, 'events'> | undefined;
+  readonly logger: Logger;
+}
+
+export interface KioskEvents {
+  /** What the hosts publish to the renderer. */
+  readonly source: KioskEventSource;
+  /** Stops listening to the services and drops every subscriber. */
+  close(): void;
+}
+
+/**
+ * The services' own events as the contract's events, fanned out to every subscriber (a window,
+ * an SSE stream). A subscriber that throws is logged and the others still get the event.
+ */
+export function connectKioskEvents(input: KioskEventsInput): KioskEvents {
+  const { client, outbox, catalogSync, printQueue, logger } = input;
+  const listeners = new Set<Listener>();
+  const emit: Listener = (event, payload) => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event, payload);
+      } catch (error) {
+        logger.warn('kiosk.event_listener_failed', { event, error });
+      }
+    }
+  };
+  const unsubscribes: (() => void)[] = [
+    client.connectivity.on('change', (change) => emit('connectivityChanged', { ...change })),
+    outbox.on((event) => emit('outboxChanged', outboxEventView(event))),
+    catalogSync.events.on('progress', (progress) =>
+      emit('syncProgress', { type: 'progress', progress: { ...progress } }),
+    ),
+    catalogSync.events.on('synced', (outcome) =>
+      emit('syncProgress', {
+        type: 'synced',
+        kind: outcome.kind,
+        products: outcome.fullSync?.products ?? null,
+        changes: outcome.window?.changes ?? null,
+        at: new Date().toISOString(),
+      }),
+    ),
+    catalogSync.events.on('failed', (failure) =>
+      emit('syncProgress', {
+        type: 'failed',
+        code: failure.code,
+        message: safeMessage(failure.message),
+        ...(failure.missingScopes === undefined
+          ? {}
+          : { missingScopes: [...failure.missingScopes] }),
+      }),
+    ),
+  ];
+  if (printQueue !== undefined) {
+    unsubscribes.push(
+      printQueue.events.on('job-changed', (job) => emit('printJobChanged', printJobView(job))),
+    );
+  }
+
+  return {
+    source: {
+      subscribe(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    },
+    close() {
+      for (const unsubscribe of unsubscribes) unsubscribe();
+      listeners.clear();
+    },
+  };
+}

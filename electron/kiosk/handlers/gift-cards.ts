@@ -1,0 +1,78 @@
+import type {
+  DebitView,
+  giftCardMessages,
+  ListDebitsRequest,
+} from '../../../shared/ipc/gift-cards.ts';
+import type { CommerceApiClient } from '../../api/index.ts';
+import type { KioskHandlers } from '../../ipc/index.ts';
+import type { Outbox, OutboxDebit, OutboxSender } from '../../outbox/index.ts';
+import { debitView, senderView } from '../views.ts';
+
+export interface GiftCardHandlerDeps {
+  readonly client: Pick<CommerceApiClient, 'getGiftCard'>;
+  readonly outbox: Outbox;
+  readonly sender: OutboxSender;
+}
+
+/** Gift-card look-ups, and debits through the durable outbox. */
+export function giftCardHandlers({
+  client,
+  outbox,
+  sender,
+}: GiftCardHandlerDeps): Pick<KioskHandlers, keyof typeof giftCardMessages> {
+  return {
+    getGiftCard: (request) =>
+      client.getGiftCard({
+        params: { giftCardId: request.giftCardId },
+        query: request.include === undefined ? {} : { include: request.include.join(',') },
+      }),
+    debitGiftCard: async (request) => {
+      const accepted = outbox.enqueue({
+        giftCardId: request.giftCardId,
+        amount: request.amount,
+        policy: request.policy,
+        ...(request.reference === undefined ? {} : { reference: request.reference }),
+      });
+      sender.wake();
+      let debit: DebitView = debitView(accepted.debit);
+      let settled = false;
+      if (request.waitMs !== undefined && request.waitMs > 0) {
+        const outcome = await outbox.waitForOutcome(accepted.debit.id, request.waitMs);
+        debit = debitView(outcome.debit);
+        settled = outcome.settled;
+      }
+      return { debit, delivery: accepted.delivery, connectivity: accepted.connectivity, settled };
+    },
+    listDebits: (request) => ({
+      debits: debitsOf(outbox, request.view, request.limit ?? 50).map(debitView),
+    }),
+    sendOutboxNow: () => {
+      sender.wake();
+      return { sender: senderView(sender.status) };
+    },
+    cancelDebit: (request) => debitView(outbox.cancel(request.debitId)),
+    acknowledgeDebit: (request) => debitView(outbox.acknowledge(request.debitId)),
+    getOutboxSummary: () => ({
+      ...outbox.summary(),
+      sender: senderView(sender.status),
+      limits: { ...outbox.limits },
+    }),
+  };
+}
+
+function debitsOf(outbox: Outbox, view: ListDebitsRequest['view'], limit: number): OutboxDebit[] {
+  switch (view) {
+    case 'open':
+      return [...outbox.list({ state: 'pending' }), ...outbox.list({ state: 'sending' })]
+        .sort((a, b) => a.id - b.id)
+        .slice(0, limit);
+    case 'attention':
+      return (['refused', 'failed', 'expired'] as const)
+        .flatMap((state) => outbox.list({ state }))
+        .filter((debit) => debit.acknowledgedAt === null)
+        .sort((a, b) => a.id - b.id)
+        .slice(0, limit);
+    case 'recent':
+      return outbox.recent(limit);
+  }
+}

@@ -1,0 +1,95 @@
+import { ipcErrorCodes } from '../../../shared/ipc/errors.ts';
+import type { settingsMessages } from '../../../shared/ipc/status.ts';
+import type { CommerceApiClient } from '../../api/index.ts';
+import { type HandlerReply, IpcFailure, type KioskHandlers, toIpcError } from '../../ipc/index.ts';
+import type { Logger } from '../../logging/index.ts';
+import type { Outbox, OutboxSender } from '../../outbox/index.ts';
+import type { AdminPin } from '../admin-pin.ts';
+import type { CredentialStore } from '../credential-store.ts';
+import type { SettingsStore } from '../settings-store.ts';
+
+export interface SettingsHandlerDeps {
+  readonly settings: SettingsStore;
+  readonly adminGuard: AdminPin;
+  readonly credentials: CredentialStore;
+  readonly client: Pick<CommerceApiClient, 'authenticate' | 'ping'>;
+  /** Takes new limits and a new shop at once. */
+  readonly outbox: Pick<Outbox, 'setLimits' | 'setShopId'>;
+  /** Resumed once new credentials are saved. */
+  readonly sender: Pick<OutboxSender, 'resume'>;
+  /** The base URL this run uses (null: the embedded sandbox); a saved one waits for a restart. */
+  readonly runningApiBaseUrl: string | null;
+  /** Whether setup may choose the embedded sandbox (`apiBaseUrl: null`). */
+  readonly sandboxAvailable: boolean;
+  readonly logger: Logger;
+}
+
+/** Settings and setup, behind the administrator PIN; credentials are write-only. */
+export function settingsHandlers(
+  deps: SettingsHandlerDeps,
+): Pick<KioskHandlers, keyof typeof settingsMessages> {
+  const { settings, adminGuard, credentials, client, outbox, sender, logger } = deps;
+  const restartRequired = () => settings.current.apiBaseUrl !== deps.runningApiBaseUrl;
+  const settingsReply = async (): Promise<HandlerReply<'getSettings'>> => ({
+    settings: settings.current,
+    adminPinConfigured: adminGuard.configured,
+    credentials: await credentials.status(),
+    sandboxAvailable: deps.sandboxAvailable,
+    restartRequired: restartRequired(),
+  });
+
+  return {
+    getSettings: () => settingsReply(),
+    updateSettings: async (request) => {
+      const { changes } = request;
+      if (changes.apiBaseUrl === null && !deps.sandboxAvailable) {
+        throw new IpcFailure(
+          ipcErrorCodes.invalidRequest,
+          'this kiosk has no embedded demo sandbox: give the Commerce API base URL',
+          { issues: [{ path: 'changes.apiBaseUrl', message: 'no embedded demo sandbox' }] },
+        );
+      }
+      await settings.update(changes);
+      // Live: the next debit is checked against the new limits and carries the new shop.
+      if (changes.offlineLimits !== undefined) outbox.setLimits(settings.current.offlineLimits);
+      if (changes.shopId !== undefined) outbox.setShopId(settings.current.shopId ?? undefined);
+      if (changes.apiBaseUrl !== undefined) {
+        logger.info('kiosk.settings.api_base_url_saved', { restartRequired: restartRequired() });
+      }
+      return settingsReply();
+    },
+    setCredentials: async (request) => {
+      await credentials.write({ email: request.email, password: request.password });
+      // A token of the previous account must not outlive it: issue one with the new account now.
+      // Refused credentials are not this message's failure; testConnection reports them.
+      await client.authenticate().catch((error: unknown) => {
+        logger.info('kiosk.credentials.first_auth_failed', { code: toIpcError(error).code });
+      });
+      sender.resume();
+      return { credentials: await credentials.status() };
+    },
+    testConnection: async () => {
+      try {
+        const session = await client.authenticate();
+        const ping = await client.ping();
+        return {
+          ok: true,
+          expiresAt: session.expiresAt,
+          scopes: session.scopes === null ? null : [...session.scopes],
+          apiVersion: ping.version,
+          error: null,
+        };
+      } catch (error) {
+        const { code, message } = toIpcError(error);
+        return {
+          ok: false,
+          expiresAt: null,
+          scopes: null,
+          apiVersion: null,
+          error: { code, message },
+        };
+      }
+    },
+    checkAdminPin: (request) => ({ valid: adminGuard.check(request.pin) }),
+  };
+}

@@ -1,0 +1,57 @@
+import { createRequire } from 'node:module';
+import type { KioskStatus, statusMessages } from '../../../shared/ipc/status.ts';
+import type { CommerceApiClient } from '../../api/index.ts';
+import type { KioskHandlers } from '../../ipc/index.ts';
+import type { CredentialStore } from '../credential-store.ts';
+
+export interface StatusHandlerDeps {
+  readonly client: Pick<CommerceApiClient, 'connectivity'>;
+  readonly credentials: Pick<CredentialStore, 'status'>;
+  /** What this run is: fixed when the kiosk starts. */
+  readonly run: {
+    readonly demo: boolean;
+    readonly host: KioskStatus['host'];
+    readonly apiOrigin: string;
+    readonly versions:
+      { readonly electron?: string | null; readonly chrome?: string | null } | undefined;
+    readonly startedAt: string;
+  };
+}
+
+const APP_VERSION = readAppVersion();
+
+/** What the status bar shows: connectivity, demo mode, versions, where the credentials are. */
+export function statusHandlers({
+  client,
+  credentials,
+  run,
+}: StatusHandlerDeps): Pick<KioskHandlers, keyof typeof statusMessages> {
+  return {
+    getStatus: async () => ({
+      connectivity: client.connectivity.state,
+      demo: run.demo,
+      host: run.host,
+      apiOrigin: run.apiOrigin,
+      versions: {
+        app: APP_VERSION,
+        node: process.versions.node,
+        electron: run.versions?.electron ?? null,
+        chrome: run.versions?.chrome ?? null,
+        api: 'v1',
+      },
+      credentials: await credentials.status(),
+      startedAt: run.startedAt,
+    }),
+    checkConnectivity: async () => ({ connectivity: await client.connectivity.check() }),
+  };
+}
+
+function readAppVersion(): string {
+  try {
+    const require = createRequire(import.meta.url);
+    const pkg = require('../../../package.json') as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}

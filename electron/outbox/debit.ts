@@ -1,0 +1,70 @@
+import type {
+  DebitPolicy,
+  DebitReply,
+  DebitResolvedBy,
+  DebitState,
+} from '../../shared/ipc/gift-cards.ts';
+
+/**
+ * One debit of the outbox as main keeps it: the exact body and key sent on every attempt, and
+ * what happened to it. The states, policies and replies are the contract's (`shared/ipc`), so the
+ * outbox and the screens always agree on them.
+ */
+
+const terminalStates: readonly DebitState[] = [
+  'applied',
+  'refused',
+  'failed',
+  'expired',
+  'cancelled',
+];
+
+export function isTerminal(state: DebitState): boolean {
+  return terminalStates.includes(state);
+}
+
+export interface OutboxDebit {
+  /** Local id, increasing: FIFO order within a card. */
+  readonly id: number;
+  /** UUID v4, sent as `Idempotency-Key` on every attempt; never changes. */
+  readonly idempotencyKey: string;
+  readonly giftCardId: string;
+  /** The exact JSON text sent on every attempt; never changes. */
+  readonly requestBody: string;
+  /** EUR, as in the body. */
+  readonly amount: number;
+  readonly amountCents: number;
+  /** Unique per row (it carries a key prefix), so a reconciliation can find it in the usages. */
+  readonly reference: string;
+  readonly policy: DebitPolicy;
+  readonly acceptedOffline: boolean;
+  readonly state: DebitState;
+  readonly attempts: number;
+  /** Epoch milliseconds, from the outbox clock. */
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly firstAttemptAt: number | null;
+  readonly lastAttemptAt: number | null;
+  readonly mayHaveReachedAt: number | null;
+  readonly nextAttemptAt: number;
+  readonly lastErrorCode: string | null;
+  readonly lastErrorMessage: string | null;
+  readonly reply: DebitReply | null;
+  /** The balance the service computed after this debit; null when not known (reconciled). */
+  readonly newBalance: number | null;
+  readonly resolvedAt: number | null;
+  readonly resolvedBy: DebitResolvedBy | null;
+  readonly acknowledgedAt: number | null;
+}
+
+/** A transition that happened: the row before and after, for the events. */
+export interface Transition {
+  readonly from: DebitState;
+  readonly debit: OutboxDebit;
+}
+
+/** Why an attempt did not apply, as kept on the row for staff. */
+export interface FailureNote {
+  readonly code: string;
+  readonly message: string;
+}

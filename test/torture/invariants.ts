@@ -1,0 +1,170 @@
+import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
+import { isCommerceApiError } from '../../electron/api/errors.ts';
+import { DATABASE_FILE } from '../../electron/storage/database.ts';
+import type { LedgerEntry } from '../../sandbox/index.ts';
+import type { Ack } from './driver-process.ts';
+import type { Slot } from './sandbox-slot.ts';
+
+const TERMINAL = new Set(['applied', 'refused', 'failed', 'expired', 'cancelled']);
+const REFUSAL_CODES = new Set(['INSUFFICIENT_BALANCE', 'GIFT_CARD_INACTIVE', 'GIFT_CARD_EXPIRED']);
+const FAILURE_CODES = new Set(['RESOURCE_NOT_FOUND']);
+
+/** A row of the kiosk's outbox, read straight from its database file. */
+export interface Row {
+  id: number;
+  idempotency_key: string;
+  gift_card_id: string;
+  request_body: string;
+  state: string;
+  attempts: number;
+  last_error_code: string | null;
+  reply: string | null;
+  new_balance: number | null;
+}
+
+/** What the check found, for the seed's report. */
+export interface Check {
+  readonly rows: readonly Row[];
+  readonly ledger: readonly LedgerEntry[];
+  readonly applied: number;
+  readonly refused: number;
+  readonly failed: number;
+  readonly unacknowledged: number;
+}
+
+/**
+ * The invariants, against the sandbox's ledger (one line per debit it actually applied):
+ * 1. every acknowledged debit is in the database (the acknowledgement followed the commit);
+ * 2. no idempotency key is applied twice;
+ * 3. nothing is applied that no row carries (acknowledged, or committed and in flight when the
+ *    child died), and what was applied is the row's card, amount and reference;
+ * 4. every row is settled, and its state matches the ledger: applied exactly once, or
+ *    refused/failed and never applied, with a code the service gives for that card;
+ * 5. replaying each row's key and body gets the service's recorded answer: the same receipt for
+ *    an applied row, the same refusal or failure otherwise, and the replays apply nothing.
+ */
+export async function checkInvariants(
+  slot: Slot,
+  dataDir: string,
+  acked: ReadonlyMap<string, Ack>,
+  problems: string[],
+): Promise<Check> {
+  const db = new DatabaseSync(join(dataDir, DATABASE_FILE), { readOnly: true });
+  let rows: Row[];
+  try {
+    rows = db.prepare('SELECT * FROM outbox_debits ORDER BY id').all() as unknown as Row[];
+  } finally {
+    db.close();
+  }
+  const ledger = [...slot.control.ledger()];
+  const byKey = new Map(rows.map((row) => [row.idempotency_key, row]));
+  const ledgerCount = new Map<string, number>();
+  for (const entry of ledger)
+    ledgerCount.set(entry.idempotencyKey, (ledgerCount.get(entry.idempotencyKey) ?? 0) + 1);
+
+  // Every acknowledged debit is in the database: the acknowledgement came after the commit.
+  for (const [key, ack] of acked) {
+    const row = byKey.get(key);
+    if (!row) problems.push(`acknowledged debit ${key} (id ${ack.id}) is not in the database`);
+    else if (row.id !== ack.id || row.gift_card_id !== ack.card)
+      problems.push(`acknowledged debit ${key} does not match its row`);
+  }
+  // No key applied twice; nothing applied that no row of ours carries (acknowledged or in flight).
+  for (const [key, count] of ledgerCount) {
+    if (count > 1) problems.push(`key ${key} applied ${count} times`);
+    if (!byKey.has(key)) problems.push(`the service applied key ${key}, which no row carries`);
+  }
+  for (const entry of ledger) {
+    const row = byKey.get(entry.idempotencyKey);
+    if (!row) continue;
+    const body = JSON.parse(row.request_body) as { amount: number; reference: string };
+    if (
+      entry.giftCardId !== row.gift_card_id ||
+      entry.amount !== body.amount ||
+      entry.reference !== body.reference
+    ) {
+      problems.push(
+        `ledger entry for ${entry.idempotencyKey} does not match the row's card, amount or reference`,
+      );
+    }
+  }
+
+  let applied = 0;
+  let refused = 0;
+  let failed = 0;
+  for (const row of rows) {
+    const inLedger = ledgerCount.get(row.idempotency_key) ?? 0;
+    const label = `row ${row.id} (${row.state}, key ${row.idempotency_key})`;
+    if (!TERMINAL.has(row.state)) {
+      problems.push(`${label} is not settled at the end`);
+      continue;
+    }
+    // The row's state matches the ledger, and a replay of the same key and body gets the same
+    // answer from the service (it replays its first reply for a known key).
+    let replay: { ok: true; receiptId: string } | { ok: false; kind: string; code: string };
+    try {
+      const receipt = await slot.gateway.debit(
+        row.gift_card_id,
+        row.idempotency_key,
+        row.request_body,
+      );
+      replay = { ok: true, receiptId: receipt.id };
+    } catch (error) {
+      replay = isCommerceApiError(error)
+        ? { ok: false, kind: error.kind, code: error.code }
+        : { ok: false, kind: 'unknown', code: String(error) };
+    }
+    switch (row.state) {
+      case 'applied': {
+        applied += 1;
+        if (inLedger !== 1)
+          problems.push(`${label} is applied but the ledger has it ${inLedger} times`);
+        const reply =
+          row.reply === null
+            ? undefined
+            : (JSON.parse(row.reply) as {
+                kind: string;
+                receipt?: { id: string; balance: number };
+              });
+        if (reply?.kind === 'receipt') {
+          const entry = ledger.find(
+            (candidate) => candidate.idempotencyKey === row.idempotency_key,
+          );
+          if (entry && reply.receipt?.balance !== entry.balanceAfter)
+            problems.push(`${label}: stored balance differs from the service's`);
+          if (!replay.ok || replay.receiptId !== reply.receipt?.id)
+            problems.push(
+              `${label}: the service's replay is ${JSON.stringify(replay)}, not receipt ${reply.receipt?.id}`,
+            );
+        }
+        break;
+      }
+      case 'refused':
+        refused += 1;
+        if (inLedger !== 0) problems.push(`${label} is refused but the service applied it`);
+        if (!REFUSAL_CODES.has(row.last_error_code ?? ''))
+          problems.push(`${label}: unexpected refusal code ${row.last_error_code}`);
+        if (replay.ok || replay.kind !== 'Conflict' || replay.code !== row.last_error_code) {
+          problems.push(
+            `${label}: the service's replay is ${JSON.stringify(replay)}, not the same refusal`,
+          );
+        }
+        break;
+      case 'failed':
+        failed += 1;
+        if (inLedger !== 0) problems.push(`${label} is failed but the service applied it`);
+        if (!FAILURE_CODES.has(row.last_error_code ?? ''))
+          problems.push(`${label}: unexpected failure code ${row.last_error_code}`);
+        if (replay.ok || replay.code !== row.last_error_code)
+          problems.push(`${label}: the service's replay is ${JSON.stringify(replay)}`);
+        break;
+      default:
+        problems.push(`${label}: no row should be ${row.state} in this test`);
+    }
+  }
+  if (slot.control.ledger().length !== ledger.length)
+    problems.push('a replay of a settled key applied a new debit');
+  const unacknowledged = rows.filter((row) => !acked.has(row.idempotency_key)).length;
+  return { rows, ledger, applied, refused, failed, unacknowledged };
+}

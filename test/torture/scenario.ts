@@ -1,0 +1,87 @@
+import { demoGiftCards } from '../../sandbox/data/demo.ts';
+import type { FaultSpec } from '../../sandbox/index.ts';
+import { Random } from '../support/random.ts';
+import type { KioskInput } from './driver.ts';
+
+/**
+ * What a seed does, drawn from the seed alone: the debits its kiosk accepts, the faults armed on
+ * its sandbox, when its account is revoked and for how long, when the service's clock jumps past
+ * the token lifetime. The kill moments belong to a round and are drawn from its first seed.
+ * Replaying a seed replays its scenario: these draws must not change for a given seed.
+ */
+
+export const UNKNOWN_CARD = 'gift_card_00000000-0000-4000-8000-00000000dead';
+
+export interface Scenario {
+  readonly plan: KioskInput['plan'];
+  readonly faults: readonly FaultSpec[];
+  readonly revoke: { readonly afterMs: number; readonly forMs: number } | undefined;
+  readonly tokenExpiryAtMs: number | undefined;
+  readonly concurrency: number;
+}
+
+/** An amount in euros with cents, both bounds included. */
+function cents(random: Random, minEur: number, maxEur: number): number {
+  return random.int(Math.round(minEur * 100), Math.round(maxEur * 100)) / 100;
+}
+
+export function scenarioFor(seed: number): Scenario {
+  const rng = new Random(seed);
+  const steps = rng.int(2, 6);
+  const plan: { card: string; amount: number; pauseMs: number }[] = [];
+  for (let i = 0; i < steps; i++) {
+    const roll = rng.next();
+    // Mostly the active card (114.50) with amounts that may exhaust it over a run, the
+    // low-balance card (4.50) so that refusals happen, and now and then a card the service
+    // refuses outright or does not know.
+    const [card, amount] =
+      roll < 0.5
+        ? [demoGiftCards.active, cents(rng, 0.5, 45)]
+        : roll < 0.82
+          ? [demoGiftCards.lowBalance, cents(rng, 0.5, 3)]
+          : roll < 0.9
+            ? [demoGiftCards.inactive, cents(rng, 1, 10)]
+            : roll < 0.95
+              ? [demoGiftCards.expired, cents(rng, 1, 10)]
+              : [UNKNOWN_CARD, cents(rng, 1, 10)];
+    plan.push({ card, amount, pauseMs: rng.chance(0.4) ? rng.int(0, 40) : 0 });
+  }
+
+  const faults: FaultSpec[] = [];
+  const faultCount = rng.int(0, 3);
+  for (let i = 0; i < faultCount; i++) {
+    const kind = rng.pick([
+      'internal-error',
+      'unavailable',
+      'reset',
+      'commit-then-reset',
+      'rate-limit',
+      'latency',
+    ] as const);
+    // Most faults hit the debit; some hit every operation (POST /auth and the card read too).
+    const route = rng.chance(0.8) ? { route: 'debitGiftCard' } : {};
+    const spec: FaultSpec = {
+      kind,
+      ...route,
+      count: rng.int(1, 4),
+      probability: rng.pick([0.3, 0.5, 1]),
+      ...(kind === 'latency' ? { latencyMs: rng.int(20, 400) } : {}),
+      ...(kind === 'rate-limit' || (kind === 'unavailable' && rng.chance(0.5))
+        ? { retryAfterSeconds: rng.int(0, 1) }
+        : {}),
+    };
+    faults.push(spec);
+  }
+
+  // Early enough to land while the kiosk still has work: a kiosk is busy for a few 100 ms.
+  const revoke = rng.chance(0.2) ? { afterMs: rng.int(0, 60), forMs: rng.int(50, 250) } : undefined;
+  const tokenExpiryAtMs = rng.chance(0.15) ? rng.int(0, 150) : undefined;
+  return { plan, faults, revoke, tokenExpiryAtMs, concurrency: rng.int(1, 3) };
+}
+
+/** Kill moments of a round, after the child is ready: a property of the round's first seed. */
+export function killsFor(firstSeed: number): number[] {
+  const rng = new Random((firstSeed ^ 0x9e3779b9) >>> 0);
+  const count = rng.pick([0, 1, 1, 2, 2, 3]);
+  return Array.from({ length: count }, () => rng.int(0, 250));
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FaultSpec } from '../../sandbox/index.ts';
+import type { KioskInput } from './driver.ts';
+import type { Ack } from './driver-process.ts';
+import { EMAIL, type Slot } from './sandbox-slot.ts';
+import { scenarioFor, type Scenario } from './scenario.ts';
+
+/**
+ * One seed inside its round: its sandbox with the scenario's faults armed, its data directory,
+ * what its kiosk acknowledged so far, the revocation and clock jump timed against it, and a
+ * timeline for the report of a failing seed.
+ */
+export interface SeedRun {
+  readonly seed: number;
+  readonly slot: Slot;
+  readonly index: number;
+  readonly scenario: Scenario;
+  readonly dataDir: string;
+  readonly armed: readonly { readonly spec: FaultSpec; readonly id: string }[];
+  readonly problems: string[];
+  readonly acked: Map<string, Ack>;
+  readonly timers: NodeJS.Timeout[];
+  /** What happened to this kiosk, child by child, for the report of a failing seed. */
+  readonly timeline: string[];
+  nextStep: number;
+  kills: number;
+  childRuns: number;
+  pauses: number;
+  status: 'todo' | 'done';
+  /** The last word of the current child about this kiosk. */
+  outcome: 'done' | 'paused' | 'timeout' | undefined;
+  timeouts: number;
+  timeoutDetail: string;
+  scheduled: boolean;
+  revokedNow: boolean;
+  restored: Promise<void>;
+  restore: () => void;
+  readonly started: number;
+}
+
+export const TIMELINE_LIMIT = 300;
+
+export function note(run: SeedRun, text: string): void {
+  if (run.timeline.length < TIMELINE_LIMIT)
+    run.timeline.push(`${Math.round(performance.now() - run.started)} ms: ${text}`);
+}
+
+export function prepareSeed(seed: number, slot: Slot, index: number, workDir: string): SeedRun {
+  const scenario = scenarioFor(seed);
+  const armed = scenario.faults.map((spec) => ({ spec, id: slot.control.addFault(spec).id }));
+  return {
+    seed,
+    slot,
+    index,
+    scenario,
+    dataDir: mkdtempSync(join(workDir, `seed-${seed}-`)),
+    armed,
+    problems: [],
+    acked: new Map(),
+    timers: [],
+    timeline: [],
+    nextStep: 0,
+    kills: 0,
+    childRuns: 0,
+    pauses: 0,
+    status: 'todo',
+    outcome: undefined,
+    timeouts: 0,
+    timeoutDetail: '',
+    scheduled: false,
+    revokedNow: false,
+    restored: Promise.resolve(),
+    restore: () => {},
+    started: performance.now(),
+  };
+}
+
+/** Revocation and token expiry of one seed, timed from the first moment its kiosk is ready. */
+export function scheduleAccountEvents(run: SeedRun): void {
+  if (run.scheduled) return;
+  run.scheduled = true;
+  const { control } = run.slot;
+  const { revoke, tokenExpiryAtMs } = run.scenario;
+  if (revoke) {
+    run.timers.push(
+      setTimeout(() => {
+        run.revokedNow = true;
+        run.restored = new Promise((resolve) => {
+          run.restore = () => {
+            control.restoreAccount(EMAIL);
+            run.revokedNow = false;
+            note(run, 'account restored');
+            resolve();
+          };
+        });
+        control.revokeAccount(EMAIL);
+        note(run, 'account revoked');
+        run.timers.push(setTimeout(() => run.restore(), revoke.forMs));
+      }, revoke.afterMs),
+    );
+  }
+  if (tokenExpiryAtMs !== undefined) {
+    // The service's clock passes the token's lifetime: the kiosk's next call meets a 401.
+    run.timers.push(
+      setTimeout(() => {
+        control.advanceClock(16 * 60_000);
+        note(run, 'service clock advanced 16 min');
+      }, tokenExpiryAtMs),
+    );
+  }
+}
+
+export function kioskInput(run: SeedRun): KioskInput {
+  return {
+    slot: run.index,
+    dataDir: run.dataDir,
+    baseUrl: run.slot.sandbox.baseUrl,
+    email: EMAIL,
+    password: run.slot.password,
+    plan: run.scenario.plan.slice(run.nextStep),
+    seed: (run.seed * 31 + run.childRuns) >>> 0,
+    concurrency: run.scenario.concurrency,
+    responseTimeoutMs: 250,
+    // Longer once faults are cleared: then only a loaded machine makes a drain slow.
+    drainTimeoutMs: run.timeouts === 0 ? 8_000 : 20_000,
+  };
+}
