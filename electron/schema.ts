@@ -1,5 +1,10 @@
 import { mirrorMigration } from './catalog/index.ts';
-import { debitsMigration, unsettledDebits } from './outbox/index.ts';
+import {
+  debitsMigration,
+  requestIdsMigration,
+  serviceTimesMigration,
+  unsettledDebits,
+} from './outbox/index.ts';
 import { type DatabaseSchema, leasesMigration } from './storage/index.ts';
 
 /**
@@ -12,6 +17,12 @@ import { type DatabaseSchema, leasesMigration } from './storage/index.ts';
  * at every version in between.
  */
 export const kioskSchema: DatabaseSchema = {
-  migrations: [debitsMigration, leasesMigration, mirrorMigration],
+  migrations: [
+    debitsMigration,
+    leasesMigration,
+    mirrorMigration,
+    requestIdsMigration,
+    serviceTimesMigration,
+  ],
   preserved: [unsettledDebits],
 };

@@ -28,7 +28,13 @@ import {
   type RetryPolicyOverrides,
   resolveRetryPolicy,
 } from './retry-policy.ts';
-import { type CredentialsProvider, TokenManager } from './token.ts';
+import { ServiceClock, datedTransport } from './service-clock.ts';
+import {
+  type Credentials,
+  type CredentialsProvider,
+  TokenManager,
+  credentialsFor,
+} from './token.ts';
 import { type Transport, createTransport } from './transport.ts';
 
 export interface ApiClientOptions {
@@ -73,6 +79,8 @@ const defaultTimeouts = { connectMs: 5_000, responseMs: 30_000 };
 export class CommerceApiClient {
   /** online / degraded / offline, fed by every exchange and by `connectivity.check()`. */
   readonly connectivity: ConnectivityMonitor;
+  /** The service's time, from every reply's `Date` header: what its key retention is judged on. */
+  readonly serviceClock: ServiceClock;
   readonly retryPolicy: RetryPolicy;
   readonly #baseUrl: string;
   readonly #invoker: OperationInvoker;
@@ -87,11 +95,15 @@ export class CommerceApiClient {
     this.#logger = options.logger ?? silentLogger;
     this.retryPolicy = resolveRetryPolicy(options.retry);
     const timeouts = { ...defaultTimeouts, ...options.timeouts };
-    this.#transport = createTransport({
-      connectTimeoutMs: timeouts.connectMs,
-      responseTimeoutMs: timeouts.responseMs,
-      userAgent: options.userAgent ?? 'commerce-kiosk/0.1',
-    });
+    this.serviceClock = new ServiceClock({ clock: this.#clock, logger: this.#logger });
+    this.#transport = datedTransport(
+      createTransport({
+        connectTimeoutMs: timeouts.connectMs,
+        responseTimeoutMs: timeouts.responseMs,
+        userAgent: options.userAgent ?? 'commerce-kiosk/0.1',
+      }),
+      this.serviceClock,
+    );
     this.connectivity = new ConnectivityMonitor({
       probe: () => this.health(),
       now: () => this.#clock.now(),
@@ -117,11 +129,9 @@ export class CommerceApiClient {
       renewBeforeMs: options.tokenRenewBeforeMs ?? 60_000,
       logger: this.#logger,
       issue: async () => {
-        let credentials: unknown;
+        let supplied: Credentials;
         try {
-          // Only the two fields POST /auth takes: a vault record may carry metadata besides.
-          const { email, password } = await provider();
-          credentials = { email, password };
+          supplied = await provider();
         } catch (error) {
           throw new CredentialsRejected({
             code: 'CREDENTIALS_UNAVAILABLE',
@@ -129,6 +139,8 @@ export class CommerceApiClient {
             operationId: 'authenticate',
           });
         }
+        // Only the two fields POST /auth takes, and only to the origin they belong to.
+        const credentials = credentialsFor(supplied, this.#baseUrl);
         try {
           const reply = (await this.#invoker.invoke(operations.authenticate, {
             body: credentials,

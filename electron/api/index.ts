@@ -5,7 +5,7 @@ export {
   CommerceApiClient,
   createApiClient,
 } from './client.ts';
-export { type Clock, systemClock } from './clock.ts';
+export { type Clock, monotonicNow, systemClock } from './clock.ts';
 export {
   type ConnectivityChange,
   type ConnectivityEvents,
@@ -59,5 +59,13 @@ export {
   type RetryRule,
   defaultRetryPolicy,
 } from './retry-policy.ts';
+export {
+  type ClockInstant,
+  type ClockStep,
+  ServiceClock,
+  type ServiceClockOptions,
+  type ServiceClockStatus,
+  type ServiceTimeBounds,
+} from './service-clock.ts';
 export type { Credentials, CredentialsProvider } from './token.ts';
 export { TypedEmitter } from './typed-emitter.ts';

@@ -6,6 +6,12 @@ import { CredentialsRejected, isCommerceApiError } from './errors.ts';
 export interface Credentials {
   readonly email: string;
   readonly password: string;
+  /**
+   * The API origin (`https://host[:port]`) these credentials belong to: the client refuses to
+   * send them to any other (`credentialsFor`). Absent only where whoever built the provider
+   * bound it to this client themselves (a test's account, an integrator's own provider).
+   */
+  readonly origin?: string | undefined;
 }
 
 /**
@@ -13,6 +19,31 @@ export interface Credentials {
  * password is never kept in the client's memory longer than one POST /auth.
  */
 export type CredentialsProvider = () => Promise<Credentials>;
+
+/**
+ * What POST /auth may send to `baseUrl`: the e-mail and password, only when the credentials are
+ * bound to that base URL's origin. This is the last check before anything leaves the process,
+ * whatever chose the base URL (setup, a settings file, a flag), so credentials of one service are
+ * never sent to another. Throws CredentialsRejected `CREDENTIALS_ORIGIN_MISMATCH`: nothing is sent.
+ */
+export function credentialsFor(
+  credentials: Credentials,
+  baseUrl: string,
+): { readonly email: string; readonly password: string } {
+  const target = new URL(baseUrl).origin;
+  if (credentials.origin !== undefined && originOf(credentials.origin) !== target) {
+    throw new CredentialsRejected({
+      code: 'CREDENTIALS_ORIGIN_MISMATCH',
+      explanation: `the integration account's credentials belong to ${originOf(credentials.origin) ?? 'an unreadable origin'}, not to ${target}: nothing was sent. Store the account for ${target} (setup screen, or kioskctl credentials set) if that is the service to use`,
+      operationId: 'authenticate',
+    });
+  }
+  return { email: credentials.email, password: credentials.password };
+}
+
+function originOf(url: string): string | undefined {
+  return URL.parse(url)?.origin;
+}
 
 export interface JwtClaims {
   /** Epoch seconds. */

@@ -5,6 +5,7 @@ import {
   type Credentials,
 } from '../api/index.ts';
 import { CliCredentialsError, loadCliCredentials } from '../credentials/index.ts';
+import { ApiBaseUrl } from '../../shared/ipc/status.ts';
 import { CommandError, type GlobalFlags, type Io, messageOf } from './command.ts';
 
 /**
@@ -18,10 +19,22 @@ export type ClientSettings = Omit<ApiClientOptions, 'baseUrl' | 'credentials'>;
 
 export type CreateClient = (options: ApiClientOptions) => CommerceApiClient;
 
-/** The base URL, or undefined when neither the flag nor the environment gives one. */
+/**
+ * The base URL, or undefined when neither the flag nor the environment gives one. The kiosk's
+ * one rule (https, or http to this machine only) applies: anything else is a CONFIG error.
+ */
 export function apiBaseUrl(globals: GlobalFlags, env: Io['env']): string | undefined {
-  const baseUrl = globals.baseUrl ?? env['KIOSK_API_BASE_URL'];
-  return baseUrl === '' ? undefined : baseUrl;
+  const fromFlag = globals.baseUrl !== undefined;
+  const baseUrl = fromFlag ? globals.baseUrl : env['KIOSK_API_BASE_URL'];
+  if (baseUrl === undefined || baseUrl === '') return undefined;
+  const parsed = ApiBaseUrl.safeParse(baseUrl);
+  if (!parsed.success) {
+    throw new CommandError(
+      'CONFIG',
+      `${fromFlag ? '--base-url' : 'KIOSK_API_BASE_URL'}: ${parsed.error.issues.at(-1)?.message ?? 'not a base URL'}`,
+    );
+  }
+  return parsed.data;
 }
 
 export function requireApiBaseUrl(globals: GlobalFlags, env: Io['env']): string {
@@ -35,15 +48,35 @@ export function requireApiBaseUrl(globals: GlobalFlags, env: Io['env']): string 
   return baseUrl;
 }
 
-/** The integration account, or a CONFIG error saying where to put it. */
+/**
+ * The integration account, bound to the API it belongs to, or a CONFIG error saying where to put
+ * it. Credentials that name their origin (the vault's, a `--credentials` file with `"origin"`)
+ * go to that origin only: another base URL is refused here (`CREDENTIALS_ORIGIN_MISMATCH`),
+ * nothing sent. Those that name none belong to KIOSK_API_BASE_URL, the deployment's, when it is
+ * set (so `--base-url` cannot send them elsewhere), else to the base URL of this command.
+ */
 export async function loadCredentials(globals: GlobalFlags, env: Io['env']): Promise<Credentials> {
+  let credentials: Credentials;
   try {
-    return (await loadCliCredentials({ credentialsFile: globals.credentialsFile, env }))
-      .credentials;
+    ({ credentials } = await loadCliCredentials({ credentialsFile: globals.credentialsFile, env }));
   } catch (error) {
     if (error instanceof CliCredentialsError) throw new CommandError('CONFIG', error.message);
     throw error;
   }
+  const baseUrl = apiBaseUrl(globals, env);
+  const deployed = apiBaseUrl({ ...globals, baseUrl: undefined }, env);
+  const origin = credentials.origin ?? originOf(deployed ?? baseUrl);
+  if (origin !== undefined && baseUrl !== undefined && origin !== originOf(baseUrl)) {
+    throw new CommandError(
+      'CREDENTIALS_ORIGIN_MISMATCH',
+      `the integration account belongs to ${origin}, not to ${originOf(baseUrl)}: nothing was sent (give the base URL of ${origin}, or store the account of that API with "kioskctl credentials set --base-url <url>")`,
+    );
+  }
+  return { ...credentials, origin };
+}
+
+function originOf(baseUrl: string | undefined): string | undefined {
+  return baseUrl === undefined ? undefined : new URL(baseUrl).origin;
 }
 
 /** A client; one the client refuses to build (a base URL that is not http(s)...) is CONFIG. */

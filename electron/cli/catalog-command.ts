@@ -6,7 +6,7 @@ import {
   CatalogSyncService,
   onlineProbeOf,
 } from '../catalog/index.ts';
-import { type KioskDatabase, openDatabase, StorageError } from '../storage/index.ts';
+import { type KioskDatabase, openDatabase } from '../storage/index.ts';
 import { kioskSchema } from '../schema.ts';
 import { type CreateClient, apiBaseUrl, connectApi } from './api-connection.ts';
 import {
@@ -48,7 +48,8 @@ global flags it uses (all of them: kioskctl --help):
   --verbose       redacted JSON log lines on stderr
 
 exit codes: 0 ok, 1 unexpected, 2 refused locally, 3 API error reply (403: missing scopes),
-            4 network or timeout, 5 contract violation, 6 another process is synchronising
+            4 network or timeout, 5 contract violation, 6 another process is synchronising,
+            8 storage (the data directory or the database cannot be used, or the disk is full)
 `;
 
 /** Beside the shared kioskctl codes: the sync lease is held by the kiosk app or another kioskctl. */
@@ -260,14 +261,6 @@ function describeCatalogFailure(error: unknown): Failure {
         ? { details: { missingScopes: error.missingScopes } }
         : {}),
       exitCode: catalogExitCodeOf(error),
-    };
-  }
-  if (error instanceof StorageError) {
-    return {
-      code: error.code,
-      status: null,
-      message: error.message,
-      exitCode: exitCodes.unexpected,
     };
   }
   return describeFailure(error);

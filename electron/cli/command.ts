@@ -1,6 +1,7 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { isCommerceApiError } from '../api/index.ts';
 import { createRedactingLogger, type Logger, silentLogger } from '../logging/index.ts';
+import { prepareDataDir, StorageError, storageErrorOf } from '../storage/index.ts';
 
 /**
  * What every kioskctl command shares: its streams, the exit codes, the error it throws and the
@@ -29,6 +30,12 @@ export const exitCodes = {
   network: 4,
   /** The API answered something the contract does not allow. */
   contractViolation: 5,
+  /**
+   * Storage, for every command that has a data directory or writes a file: the directory cannot
+   * be used, the database is empty, foreign, damaged or from a newer build, the disk is full.
+   * Nothing was changed. (6 and 7 are each command's own.)
+   */
+  storage: 8,
 } as const;
 
 /** A refusal by the command itself (a bad command line, missing configuration...). */
@@ -88,6 +95,9 @@ export function describeFailure(error: unknown): Failure {
       message: error.message,
       exitCode: exitCodeFor(error),
     };
+  }
+  if (error instanceof StorageError) {
+    return { code: error.code, status: null, message: error.message, exitCode: exitCodes.storage };
   }
   return {
     code: 'UNEXPECTED',
@@ -196,7 +206,9 @@ export interface CommandLine {
 
 /**
  * Runs one command: splits argv into a CommandLine, and turns whatever the command throws into
- * its JSON error line and exit code (`describe` gives a command's own errors their code).
+ * its JSON error line and exit code (`describe` gives a command's own errors their code). A
+ * failure of the disk or the database (a StorageError, SQLite's "disk is full" in the middle of a
+ * command, ENOSPC) is the storage exit code whatever the command: scripts branch on it.
  */
 export async function runCommand(
   argv: readonly string[],
@@ -204,16 +216,38 @@ export async function runCommand(
   command: (line: CommandLine) => Promise<number>,
   describe: (error: unknown) => Failure = describeFailure,
 ): Promise<number> {
+  let dataDir: string | undefined;
   try {
     const { globals, rest } = parseGlobalFlags(argv);
+    dataDir = globals.dataDir ?? io.env['KIOSK_DATA_DIR'];
     const named = nameIn(rest);
     const args = named === undefined ? rest : rest.filter((_, index) => index !== named.index);
     return await command({ globals, name: named?.name, args });
   } catch (error) {
-    const failure = describe(error);
+    const storage = storageErrorOf(error, dataDir ? `data directory ${dataDir}` : undefined);
+    const described = describe(storage ?? error);
+    const failure: Failure = storage
+      ? { ...described, code: storage.code, message: storage.message, exitCode: exitCodes.storage }
+      : described;
     writeError(io, failure);
     return failure.exitCode;
   }
+}
+
+/**
+ * The data directory a command works in (`chosen` by its caller, else `--data-dir`, else
+ * KIOSK_DATA_DIR), checked and created (0700) before anything is read or opened in it: a path
+ * that cannot be one (a file, `/proc/...`, not writable) fails here, naming it, with exit 8.
+ */
+export function dataDirOf(globals: GlobalFlags, env: Io['env'], chosen?: string): string {
+  const dataDir = chosen ?? globals.dataDir ?? env['KIOSK_DATA_DIR'];
+  if (dataDir === undefined || dataDir === '') {
+    throw new CommandError(
+      'CONFIG',
+      'no data directory: pass --data-dir <dir> or set KIOSK_DATA_DIR',
+    );
+  }
+  return prepareDataDir(dataDir);
 }
 
 /** A command's own flags, strictly: an unknown one is a USAGE error naming it. */

@@ -48,7 +48,8 @@ export const credentialsExitCodes = {
 
 export const credentialsUsage = `usage: kioskctl [global flags] credentials <command> [vault flags]
   set --email <e-mail>   store the integration account; the password is read from stdin
-                         (typed without echo on a terminal, one line when piped)
+                         (typed without echo on a terminal, one line when piped); with a
+                         base URL, bound to that API's origin: never sent to another
   status                 which backend holds the credentials (never their values) and, with a
                          base URL, whether POST /auth accepts them
   clear                  remove the credentials from the backend in use
@@ -60,7 +61,7 @@ vault flags:
 
 global flags it uses (all of them: kioskctl --help):
   --data-dir <dir>                   the kiosk's data directory (or env KIOSK_DATA_DIR)
-  --base-url <url>                   the Commerce API (or env KIOSK_API_BASE_URL), for status
+  --base-url <url>                   the Commerce API (or env KIOSK_API_BASE_URL), for set and status
   --verbose                          redacted JSON log lines of the API client on stderr
   (--credentials and --cups-server are accepted and ignored: this command manages the vault)
 
@@ -138,7 +139,7 @@ async function run(
   const chain = context.vault ?? chainFromFlags(values, globals, io, context.vaultDeps);
   switch (command) {
     case 'set':
-      return set(chain, values.email, context, seen, print);
+      return set(chain, values.email, apiBaseUrl(globals, io.env), context, seen, print);
     case 'status':
       return status(chain, apiBaseUrl(globals, io.env), {
         print,
@@ -173,6 +174,7 @@ function chainFromFlags(
 async function set(
   chain: VaultChain,
   email: string | undefined,
+  baseUrl: string | undefined,
   context: CredentialsCommandContext,
   seen: { credentials?: Credentials },
   print: (text: string) => void,
@@ -188,7 +190,13 @@ async function set(
     prompt: (text) => context.io.stderr(text),
   });
   seen.credentials = { email, password };
-  const credentials = checkCredentials({ email, password });
+  // Bound to the API named (--base-url, KIOSK_API_BASE_URL): never sent to another. Without one,
+  // the kiosk binds them to the base URL its deployment configures.
+  const credentials = checkCredentials({
+    email,
+    password,
+    ...(baseUrl === undefined ? {} : { origin: new URL(baseUrl).origin }),
+  });
   await vault.write(credentials);
   print(
     `${JSON.stringify({ backend: vault.name, stored: true, ...(warning !== undefined ? { warning } : {}) })}\n`,
@@ -250,7 +258,8 @@ async function checkAuth(
   seen: { credentials?: Credentials },
   logger: Logger,
 ): Promise<{ auth: AuthCheck; exitCode: number }> {
-  const provider = credentialsProvider(chain);
+  // Credentials that name no API are tried on the one given here; others only on their own.
+  const provider = credentialsProvider(chain, { defaultOrigin: new URL(baseUrl).origin });
   const client = buildClient({
     baseUrl,
     credentials: async () => (seen.credentials = await provider()),

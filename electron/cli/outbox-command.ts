@@ -1,3 +1,4 @@
+import { DebitRequestId } from '../../shared/ipc/gift-cards.ts';
 import { type Clock, isCommerceApiError } from '../api/index.ts';
 import { savedOfflineLimits } from '../kiosk/index.ts';
 import type { Logger } from '../logging/index.ts';
@@ -8,6 +9,7 @@ import {
   type DebitGateway,
   debitStates,
   type DrainReport,
+  isTerminal,
   type OfflineLimits,
   Outbox,
   outboxClientRetry,
@@ -25,6 +27,7 @@ import {
   type Failure,
   type GlobalFlags,
   type Io,
+  dataDirOf,
   describeFailure,
   exitCodes,
   loggerFor,
@@ -34,8 +37,10 @@ import {
 } from './command.ts';
 import {
   parseAmount,
+  parseCardId,
   parseId,
   parsePolicy,
+  parseReference,
   parseSeconds,
   parseState,
   required,
@@ -47,9 +52,14 @@ import {
  * two from sending at once).
  *
  *   kioskctl [global flags] outbox <command>
- *     enqueue --card <giftCardId> --amount <eur> [--reference <r>] [--policy prefer_online|require_online] [--wait <s>]
- *         Prints {"id","idempotencyKey","state"} on one line once the row is committed, then,
- *         if --wait saw the debit settle in time, a second line {"outcome": {...}}.
+ *     enqueue --card <giftCardId> --amount <eur> [--reference <r>] [--policy prefer_online|require_online]
+ *             [--request-id <uuid>] [--wait <s>]
+ *         Prints {"id","idempotencyKey","requestId","state","replayed"} on one line once the row
+ *         is committed, then, if the debit is settled (at once, or within --wait), a second line
+ *         {"outcome": {...}}. The request id names this logical debit (absent: a new one, printed
+ *         so the command can be run again with it): run again with the same one after a lost
+ *         session, it prints the debit already stored ("replayed": true), never a second one; the
+ *         same id with another card, amount or reference is refused (exit 2, REQUEST_ID_REUSED).
  *     drain [--until-empty] [--timeout <s>]    runs the sender; prints a JSON report
  *     list [--state <state>]                   {"debits": [...]}
  *     show <id>                                the debit as JSON
@@ -64,14 +74,16 @@ import {
  * Exit codes (kioskctl's 0-5, plus three of the outbox's own):
  *   0  done (enqueue: committed; --wait: applied, or still pending when the wait ended)
  *   1  unexpected internal error
- *   2  refused locally: bad flag, bad amount, unknown id, missing configuration; nothing stored
+ *   2  refused locally: bad flag, bad amount, unknown id, missing configuration, a request id
+ *      reused for another debit; nothing stored
  *   3  the API refused: --wait ended refused/failed, or drain paused on rejected credentials
  *   4  drain --until-empty: rows still open when the timeout passed (service unreachable or slow)
  *   5  contract violation (from the client)
  *   6  not accepted: an offline limit, or require_online while offline; nothing stored
  *   7  not now: cancel of a debit already attempted or settled; drain while another process
  *      (the kiosk app) holds the sender lease
- *   8  storage: the database cannot be opened (written by a newer build, not a database, ...)
+ *   8  storage: the data directory cannot be used; the database is empty, not SQLite, damaged or
+ *      from a newer build; or the disk is full (nothing is re-created over it)
  */
 
 export const outboxExitCodes = {
@@ -118,6 +130,7 @@ const options = {
   amount: { type: 'string' },
   reference: { type: 'string' },
   policy: { type: 'string' },
+  'request-id': { type: 'string' },
   wait: { type: 'string' },
   'until-empty': { type: 'boolean' },
   timeout: { type: 'string' },
@@ -126,7 +139,7 @@ const options = {
 } as const;
 
 const commandFlags: Readonly<Record<string, readonly string[]>> = {
-  enqueue: ['card', 'amount', 'reference', 'policy', 'wait'],
+  enqueue: ['card', 'amount', 'reference', 'policy', 'request-id', 'wait'],
   drain: ['until-empty', 'timeout'],
   list: ['state'],
   show: [],
@@ -134,7 +147,10 @@ const commandFlags: Readonly<Record<string, readonly string[]>> = {
 };
 
 export const outboxUsage = `usage: kioskctl [global flags] outbox <command>
-  enqueue --card <giftCardId> --amount <eur> [--reference <r>] [--policy prefer_online|require_online] [--wait <s>]
+  enqueue --card <giftCardId> --amount <eur> [--reference <r>] [--policy prefer_online|require_online]
+          [--request-id <uuid>] [--wait <s>]
+      --request-id names this logical debit: run again with it (a lost session), the debit
+      already stored is printed, never a second one; absent, a new one is printed
   drain [--until-empty] [--timeout <s>]
   list [--state ${debitStates.join('|')}]
   show <id>
@@ -172,13 +188,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
   if (rest.length > (takesId ? 1 : 0))
     throw new CommandError('USAGE', `unexpected argument "${rest[takesId ? 1 : 0]}"`);
 
-  const dataDir = context.dataDir ?? globals.dataDir ?? io.env['KIOSK_DATA_DIR'];
-  if (dataDir === undefined || dataDir === '') {
-    throw new CommandError(
-      'CONFIG',
-      'no data directory: pass --data-dir <dir> or set KIOSK_DATA_DIR',
-    );
-  }
+  const dataDir = dataDirOf(globals, io.env, context.dataDir);
   const logger = loggerFor(globals, io, 'kioskctl.outbox');
   const connectSettings: ConnectSettings = { globals, env: io.env, logger };
   const connect = () => (context.connect ?? connectWithClient)(connectSettings);
@@ -195,25 +205,41 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
   try {
     switch (command) {
       case 'enqueue': {
-        const giftCardId = required(values.card, '--card');
+        const giftCardId = parseCardId(required(values.card, '--card'));
         const amount = parseAmount(required(values.amount, '--amount'));
         const policy = parsePolicy(values.policy);
+        const requestId = parseRequestId(values['request-id']);
         const waitMs = values.wait === undefined ? undefined : parseSeconds(values.wait, '--wait');
         if (waitMs !== undefined || policy === 'require_online') {
           connection = await connect();
           await connection.check();
         }
         const outbox = makeOutbox(db, context, limits, connection?.connectivity);
-        const { debit } = outbox.enqueue({
+        const { debit, replayed } = outbox.enqueue({
           giftCardId,
           amount,
           policy,
-          ...(values.reference === undefined ? {} : { reference: values.reference }),
+          ...(values.reference === undefined
+            ? {}
+            : { reference: parseReference(values.reference) }),
+          ...(requestId === undefined ? {} : { requestId }),
         });
         // The commit is done: this line is the receipt a script may rely on.
         io.stdout(
-          `${JSON.stringify({ id: debit.id, idempotencyKey: debit.idempotencyKey, state: debit.state })}\n`,
+          `${JSON.stringify({
+            id: debit.id,
+            idempotencyKey: debit.idempotencyKey,
+            requestId: debit.requestId,
+            state: debit.state,
+            replayed,
+          })}\n`,
         );
+        if (isTerminal(debit.state)) {
+          // A debit already stored and settled: its outcome, as --wait would have printed it.
+          io.stdout(`${JSON.stringify({ outcome: debitView(debit) })}\n`);
+          if (waitMs === undefined) return outboxExitCodes.ok;
+          return debit.state === 'applied' ? outboxExitCodes.ok : outboxExitCodes.apiError;
+        }
         if (waitMs === undefined || connection === undefined) return outboxExitCodes.ok;
         const sender = new OutboxSender({
           outbox,
@@ -285,6 +311,14 @@ function makeOutbox(
   });
 }
 
+/** A request id as a technician passes it: a UUID v4 (any case), checked before anything is opened. */
+function parseRequestId(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!DebitRequestId.safeParse(text).success)
+    throw new CommandError('USAGE', `--request-id expects a UUID v4, got "${text}"`);
+  return text.toLowerCase();
+}
+
 function drainExitCode(report: DrainReport, untilEmpty: boolean): number {
   switch (report.result) {
     case 'empty':
@@ -322,6 +356,7 @@ export function debitView(debit: OutboxDebit): Record<string, unknown> {
     reply: debit.reply,
     resolvedAt: iso(debit.resolvedAt),
     resolvedBy: debit.resolvedBy,
+    requestId: debit.requestId,
     requestBody: debit.requestBody,
   };
 }

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import { RecordId } from '../../shared/ipc/common.ts';
+import { CallerDebitReference } from '../../shared/ipc/gift-cards.ts';
 import { type DebitState, debitStates } from '../outbox/index.ts';
 import { CommandError } from './command.ts';
 
@@ -8,7 +11,10 @@ export function required(value: string | undefined, flag: string): string {
   return value;
 }
 
-/** Euros as a technician types them: digits, optionally a dot and one or two decimals. */
+/**
+ * Euros as a technician types them: digits, optionally a dot and one or two decimals. The amount
+ * rule itself (`DebitAmount`: positive, at most 100,000) is the outbox's, as for every door.
+ */
 export function parseAmount(text: string): number {
   if (!/^\d{1,6}(\.\d{1,2})?$/.test(text)) {
     throw new CommandError(
@@ -17,6 +23,28 @@ export function parseAmount(text: string): number {
     );
   }
   return Number(text);
+}
+
+/** The gift card's id: the id rule of the IPC message (1 to 64 characters, well-formed). */
+export function parseCardId(text: string): string {
+  return checked(RecordId, text, '--card');
+}
+
+/**
+ * The caller's reference: the rule of the IPC message and of the outbox (letters, digits, spaces
+ * and `. : / # - _`, at most 47 characters): no e-mail address, no line break.
+ */
+export function parseReference(text: string): string {
+  return checked(CallerDebitReference, text, '--reference');
+}
+
+function checked<T>(schema: z.ZodType<T>, value: unknown, flag: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new CommandError(
+    'USAGE',
+    `${flag}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`,
+  );
 }
 
 export function parseSeconds(text: string, flag: string): number {

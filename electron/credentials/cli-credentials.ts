@@ -1,15 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AuthRequest } from '../../shared/api/auth.ts';
 import { type VaultChain, type VaultDeps, createVaultChain } from './chain.ts';
 import type { VaultConfig } from './config.ts';
-import { NoVaultAvailable, backendLabel, isVaultError } from './errors.ts';
+import { InvalidCredentials, NoVaultAvailable, backendLabel, isVaultError } from './errors.ts';
 import { errnoOf } from './error-text.ts';
+import { checkCredentials } from './stored-credentials.ts';
 import type { Credentials, VaultName } from './vault.ts';
 
 /**
  * The one way kioskctl commands find the integration account, in this order:
- * 1. `--credentials <file>`: a JSON file {"email", "password"} (a technician's ad-hoc file);
+ * 1. `--credentials <file>`: a JSON file {"email", "password", "origin"?} (a technician's ad-hoc
+ *    file; "origin", when given, is the only API it may be sent to);
  * 2. the environment, KIOSK_API_EMAIL and KIOSK_API_PASSWORD (scripts, CI);
  * 3. the kiosk's vault chain: the provisioned file, then the OS keychain (what the kiosk itself
  *    uses; Electron's safeStorage cannot be opened outside the app).
@@ -72,8 +73,6 @@ export interface CliCredentialsOptions {
 const NO_CREDENTIALS =
   'no credentials: pass --credentials <file>, set KIOSK_API_EMAIL and KIOSK_API_PASSWORD, or store them with "kioskctl credentials set --email <e-mail>"';
 
-const SHAPE = 'the credentials must be exactly {"email": "...", "password": "..."}, both non-empty';
-
 export async function loadCliCredentials(
   options: CliCredentialsOptions,
 ): Promise<LoadedCliCredentials> {
@@ -94,11 +93,17 @@ export async function loadCliCredentials(
       // JSON.parse's message would quote the file, password included.
       throw new CliCredentialsError(`the credentials file ${credentialsFile} is not JSON`);
     }
-    return { credentials: checked(candidate), source: 'credentials-file' };
+    return {
+      credentials: checked(candidate, `the credentials file ${credentialsFile}`),
+      source: 'credentials-file',
+    };
   }
   if (env['KIOSK_API_EMAIL'] !== undefined || env['KIOSK_API_PASSWORD'] !== undefined) {
     return {
-      credentials: checked({ email: env['KIOSK_API_EMAIL'], password: env['KIOSK_API_PASSWORD'] }),
+      credentials: checked(
+        { email: env['KIOSK_API_EMAIL'], password: env['KIOSK_API_PASSWORD'] },
+        'KIOSK_API_EMAIL and KIOSK_API_PASSWORD (both needed)',
+      ),
       source: 'environment',
     };
   }
@@ -138,10 +143,15 @@ async function fromVault(options: CliCredentialsOptions): Promise<LoadedCliCrede
   }
 }
 
-function checked(candidate: unknown): Credentials {
-  const parsed = AuthRequest.safeParse(candidate);
-  if (!parsed.success) throw new CliCredentialsError(SHAPE);
-  return { email: parsed.data.email, password: parsed.data.password };
+function checked(candidate: unknown, where: string): Credentials {
+  try {
+    return checkCredentials(candidate);
+  } catch (error) {
+    // The reason names the fields, never their values.
+    if (error instanceof InvalidCredentials)
+      throw new CliCredentialsError(`${where}: ${error.message}`);
+    throw error;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

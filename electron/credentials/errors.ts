@@ -93,6 +93,34 @@ export class CredentialsMissing extends VaultError {
   }
 }
 
+/**
+ * Credentials that name no API origin (a provisioned file without `"origin"`, an entry stored
+ * before origins were kept, the environment's) while the kiosk was given no base URL of its own
+ * to bind them to: they are sent nowhere.
+ */
+export class CredentialsUnbound extends VaultError {
+  readonly code = 'CREDENTIALS_UNBOUND';
+  override readonly name = 'CredentialsUnbound';
+
+  /** `backend` null: the environment's KIOSK_API_EMAIL and KIOSK_API_PASSWORD. */
+  constructor(backend: VaultName | null) {
+    const where =
+      backend === null
+        ? 'the environment (KIOSK_API_EMAIL, KIOSK_API_PASSWORD)'
+        : backendLabel(backend);
+    const fix =
+      backend === null
+        ? 'set KIOSK_API_BASE_URL to the API it belongs to'
+        : backend === 'file'
+          ? 'add "origin": "https://<the API\'s host>" to the file, or set KIOSK_API_BASE_URL (the integrator\'s baseUrl) to the API it belongs to'
+          : 'store it again from the setup screen or with "kioskctl credentials set --email <e-mail>" (it is then bound to the base URL in use), or set KIOSK_API_BASE_URL to the API it belongs to';
+    super(
+      backend,
+      `the integration account in ${where} names no API origin and no base URL was configured for it, so it is sent nowhere: ${fix}`,
+    );
+  }
+}
+
 /** Something is stored but is not `{email, password}`; what it holds is never quoted. */
 export class CredentialsCorrupt extends VaultError {
   readonly code = 'CREDENTIALS_CORRUPT';

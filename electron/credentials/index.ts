@@ -14,6 +14,7 @@ export { vaultNames } from './vault.ts';
 export {
   CredentialsCorrupt,
   CredentialsMissing,
+  CredentialsUnbound,
   InvalidCredentials,
   InvalidVaultConfig,
   NoVaultAvailable,
@@ -27,8 +28,10 @@ export { VaultConfig, defaultVaultOrder, resolveVaultConfig } from './config.ts'
 export type { ResolvedVaultConfig } from './config.ts';
 export { createVaultChain, resolveVault, vaultChainOf } from './chain.ts';
 export type { VaultChain, VaultDeps, VaultResolution } from './chain.ts';
-export { credentialsProvider } from './provider.ts';
-export { describeCredentials } from './credential-status.ts';
+export { type CredentialsBinding, credentialsProvider } from './provider.ts';
+export { describeCredentials, originMismatch } from './credential-status.ts';
+export type { DescribeOptions } from './credential-status.ts';
+export { type ConfiguredCredentials, findConfiguredCredentials } from './configured.ts';
 export { credentialStore } from './credential-store.ts';
 export type { VaultCredentialStore } from './credential-store.ts';
 export type { CredentialsOverview } from './credential-status.ts';
@@ -39,7 +42,7 @@ export type { SafeStorageVaultOptions } from './safe-storage-vault.ts';
 export type { AsyncSafeStorage, SafeStorageApi, SyncSafeStorage } from './safe-storage-api.ts';
 export { ProvisionedFileVault } from './provisioned-file-vault.ts';
 export type { ProvisionedFileVaultOptions } from './provisioned-file-vault.ts';
-export { checkCredentials } from './stored-credentials.ts';
+export { checkCredentials, normaliseOrigin } from './stored-credentials.ts';
 export {
   CliCredentialsError,
   type CliCredentialsOptions,

@@ -81,6 +81,18 @@ export class KeytarVault implements CredentialVault {
     return stored === null ? undefined : parseStoredCredentials(stored, this.name);
   }
 
+  async holdsCredentials(): Promise<boolean> {
+    try {
+      const stored = await this.#call('probe', (keytar) =>
+        keytar.getPassword(this.#service, this.#account),
+      );
+      return stored !== null;
+    } catch {
+      // No keychain to ask: nothing in it can be sent either.
+      return false;
+    }
+  }
+
   async write(credentials: Credentials): Promise<void> {
     const secret = serializeCredentials(credentials);
     await this.#call(

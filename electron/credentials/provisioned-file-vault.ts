@@ -86,6 +86,16 @@ export class ProvisionedFileVault implements CredentialVault {
     }
   }
 
+  async holdsCredentials(): Promise<boolean> {
+    const opened = await this.#open();
+    if (opened.ok) {
+      await opened.handle.close();
+      return true;
+    }
+    // Refused (mode, owner, not a file) is still something provisioned there.
+    return opened.code !== 'NOT_PROVISIONED';
+  }
+
   async write(_credentials: Credentials): Promise<void> {
     throw new VaultReadOnly(this.name, this.#path);
   }

@@ -130,6 +130,11 @@ export class SafeStorageVault implements CredentialVault {
     return credentials;
   }
 
+  async holdsCredentials(): Promise<boolean> {
+    // The file says so without decrypting it: also outside Electron, or with the keyring locked.
+    return this.#file !== undefined && (await exists(this.#file));
+  }
+
   async write(credentials: Credentials): Promise<void> {
     const text = serializeCredentials(credentials);
     const { file, cipher, protection } = await this.#usable();

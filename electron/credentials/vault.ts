@@ -80,6 +80,13 @@ export interface CredentialVault {
   status(): Promise<VaultStatus>;
   /** The stored credentials, or undefined when none are stored. */
   read(): Promise<Credentials | undefined>;
+  /**
+   * Whether something is stored here, usable or not (a safeStorage file outside Electron, a
+   * provisioned file with the wrong mode, a damaged entry): the kiosk never runs its demo beside
+   * real credentials. Never throws; a backend that cannot be asked (no Secret Service) holds
+   * nothing the kiosk could send.
+   */
+  holdsCredentials(): Promise<boolean>;
   /** Stores (replaces) the credentials. */
   write(credentials: Credentials): Promise<void>;
   /** Removes the stored credentials; nothing stored is not an error. */

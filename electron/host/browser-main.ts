@@ -1,7 +1,8 @@
 /**
  * `npm start` without Electron: the loopback browser host on the embedded sandbox (or on
  * KIOSK_API_BASE_URL with KIOSK_API_EMAIL/KIOSK_API_PASSWORD, or on the base URL saved in setup,
- * which wins), printing the URL to open.
+ * which wins), printing the URL to open. Where credentials are configured but no base URL is,
+ * no demo: the kiosk starts locked on setup, saying why.
  *
  * Environment: KIOSK_API_BASE_URL; credentials from KIOSK_API_EMAIL + KIOSK_API_PASSWORD when set,
  * else the vault chain as kioskctl reads it (KIOSK_VAULT, KIOSK_PROVISIONED_CREDENTIALS; the OS
@@ -14,12 +15,20 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../sandbox/index.ts';
-import { cliVaultConfig, createVaultChain } from '../credentials/index.ts';
 import {
+  cliVaultConfig,
+  createVaultChain,
+  findConfiguredCredentials,
+  type VaultChain,
+} from '../credentials/index.ts';
+import {
+  chooseService,
   createKioskServices,
+  deploymentBaseUrl,
   fixedCredentials,
   type KioskCredentials,
-  savedApiBaseUrl,
+  NO_SERVICE_BASE_URL,
+  setupRequiredCredentials,
   vaultCredentials,
 } from '../kiosk/index.ts';
 import { createRedactingLogger } from '../logging/index.ts';
@@ -48,12 +57,29 @@ const logger = createRedactingLogger({
 const settingsDir = resolve(
   env['KIOSK_DATA_DIR'] ?? join(homedir(), '.local', 'share', 'commerce-kiosk'),
 );
-const saved = savedApiBaseUrl(settingsDir, logger);
-const baseUrl = saved === undefined ? env['KIOSK_API_BASE_URL'] || undefined : (saved ?? undefined);
-const demo = baseUrl === undefined;
 const port = env['KIOSK_PORT'] ? Number(env['KIOSK_PORT']) : 0;
 if (!Number.isInteger(port) || port < 0 || port > 65_535) fail('KIOSK_PORT must be a port number');
 const configuredPin = env['KIOSK_ADMIN_PIN'] || undefined;
+
+let deployedBaseUrl: string | undefined;
+let chain: VaultChain | 'none';
+try {
+  deployedBaseUrl = deploymentBaseUrl(env['KIOSK_API_BASE_URL'], 'KIOSK_API_BASE_URL');
+  const config = cliVaultConfig({ dataDir: settingsDir }, env);
+  chain = config === 'none' ? 'none' : createVaultChain(config);
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+const vault = chain;
+const choice = await chooseService({
+  settingsDir,
+  baseUrl: deployedBaseUrl,
+  sandboxAvailable: true,
+  findCredentials: () => findConfiguredCredentials(vault, env),
+  logger,
+});
+const demo = choice.kind === 'demo';
+// The demo's PIN is public: in force in the demo only, never beside real credentials.
 const adminPin = configuredPin ?? (demo ? DEMO_ADMIN_PIN : undefined);
 
 // The demo's data goes with the demo: the sandbox starts from its seed on every run, so an
@@ -63,31 +89,33 @@ const dataDir = demo ? mkdtempSync(join(tmpdir(), 'commerce-kiosk-demo-')) : set
 let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
 let credentials: KioskCredentials;
 let apiBaseUrl: string;
-if (demo) {
+if (choice.kind === 'demo') {
   sandbox = await startSandbox({ port: 0 });
   const account = sandbox.accounts[0] ?? fail('the embedded sandbox has no account');
-  credentials = fixedCredentials(account, 'sandbox');
+  credentials = fixedCredentials({ ...account, origin: sandbox.baseUrl }, 'sandbox');
   apiBaseUrl = sandbox.baseUrl;
+} else if (choice.kind === 'setup-required') {
+  credentials = setupRequiredCredentials(choice.configured, choice.reason);
+  apiBaseUrl = NO_SERVICE_BASE_URL;
 } else {
+  // Credentials that name no API belong to the deployment's, never to one saved in setup.
+  const defaultOrigin = deployedBaseUrl === undefined ? undefined : new URL(deployedBaseUrl).origin;
   const email = env['KIOSK_API_EMAIL'];
   const password = env['KIOSK_API_PASSWORD'];
   if (email && password) {
-    credentials = fixedCredentials({ email, password }, 'environment');
+    credentials = fixedCredentials({ email, password, origin: defaultOrigin }, 'environment');
+  } else if (vault === 'none') {
+    fail('KIOSK_VAULT=none: set KIOSK_API_EMAIL and KIOSK_API_PASSWORD');
   } else {
-    const config = cliVaultConfig({ dataDir }, env);
-    if (config === 'none') fail('KIOSK_VAULT=none: set KIOSK_API_EMAIL and KIOSK_API_PASSWORD');
-    try {
-      credentials = vaultCredentials(createVaultChain(config));
-    } catch (error) {
-      fail(error instanceof Error ? error.message : String(error));
-    }
+    credentials = vaultCredentials(vault, { defaultOrigin });
   }
-  apiBaseUrl = baseUrl;
+  apiBaseUrl = choice.baseUrl;
 }
 
 const services = await createKioskServices({
   dataDir,
-  api: { baseUrl: apiBaseUrl, demo, sandboxAvailable: true },
+  // Locked on setup: choosing the sandbox there would only lock the next start again.
+  api: { baseUrl: apiBaseUrl, demo, sandboxAvailable: choice.kind !== 'setup-required' },
   settingsDir,
   credentials,
   host: 'browser',
@@ -102,11 +130,21 @@ const host = await startBrowserHost({
   port,
   logger,
 });
-services.start();
+// Locked on setup there is nothing to probe, synchronise or send.
+if (choice.kind !== 'setup-required') services.start();
 
 process.stdout.write(
   [
-    `kiosk: ${demo ? 'demo on the embedded sandbox' : `Commerce API at ${services.apiOrigin}`} (data: ${dataDir})`,
+    `kiosk: ${
+      choice.kind === 'demo'
+        ? 'demo on the embedded sandbox'
+        : choice.kind === 'api'
+          ? `Commerce API at ${services.apiOrigin}`
+          : 'no demo: locked on setup'
+    } (data: ${dataDir})`,
+    ...(choice.kind === 'setup-required'
+      ? [`kiosk: ${(await credentials.store.status()).problem?.message ?? ''}`]
+      : []),
     // Only the demo's own PIN is shown; one an administrator set is never printed.
     ...(configuredPin !== undefined
       ? ['kiosk: administrator PIN: from KIOSK_ADMIN_PIN']

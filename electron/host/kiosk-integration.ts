@@ -1,13 +1,21 @@
 import { resolve } from 'node:path';
 import type { PrintingConfig } from '../printing/index.ts';
 import { createIpcRouter, type IpcRouter, publishEvents, type SenderInfo } from '../ipc/index.ts';
-import { createVaultChain, type VaultConfig } from '../credentials/index.ts';
 import {
+  type ConfiguredCredentials,
+  createVaultChain,
+  findConfiguredCredentials,
+  type VaultConfig,
+} from '../credentials/index.ts';
+import {
+  chooseService,
   createKioskServices,
+  deploymentBaseUrl,
   fixedCredentials,
   type KioskCredentials,
   type KioskServices,
-  savedApiBaseUrl,
+  NO_SERVICE_BASE_URL,
+  setupRequiredCredentials,
   vaultCredentials,
 } from '../kiosk/index.ts';
 import type { OfflineLimits } from '../outbox/index.ts';
@@ -39,14 +47,17 @@ export interface KioskIntegrationOptions {
   /** Where the database, settings and logs of this kiosk live (e.g. `app.getPath('userData')`). */
   readonly dataDir: string;
   /**
-   * The Commerce API; absent: the embedded sandbox with demo data ('demo' badge in the UI). An
-   * administrator's choice saved in setup (in `dataDir`) takes precedence at the next start.
+   * The Commerce API (https, or http to a loopback address); absent: the embedded sandbox with
+   * demo data ('demo' badge in the UI), unless credentials are configured (then the kiosk starts
+   * locked on setup, saying why). An administrator's choice saved in setup (in `dataDir`) takes
+   * precedence at the next start. Vault credentials that name no origin belong to this one.
    */
   readonly baseUrl?: string;
   /**
    * The credentials with `baseUrl` (the sandbox brings its own demo account): a vault
    * configuration (which backends, forced or in order; the default chain when absent, with
-   * Electron's safeStorage and `dataDir`), or ready-made credentials (an integrator's own).
+   * Electron's safeStorage and `dataDir`), or ready-made credentials (an integrator's own, bound
+   * to their API by their provider's `origin`).
    */
   readonly vault?: VaultConfig | KioskCredentials;
   /** Offline limits of the gift-card outbox. */
@@ -57,6 +68,11 @@ export interface KioskIntegrationOptions {
   readonly shopId?: string;
   /** The administrator PIN guarding settings and credentials (4 to 12 digits). */
   readonly adminPin?: string;
+  /**
+   * A public PIN for the embedded demo only (the demo app's `0000`), when `adminPin` is absent:
+   * never in force on a real API, nor on a kiosk locked on setup.
+   */
+  readonly demoAdminPin?: string;
   /** The default language; absent: the system's (`app.getLocale()`), French or English. */
   readonly locale?: KioskSettings['locale'];
   readonly window?: KioskWindowOptions;
@@ -88,35 +104,36 @@ function isKioskCredentials(value: VaultConfig | KioskCredentials): value is Kio
   return 'store' in value && 'provider' in value;
 }
 
-/** Ready-made credentials, or the vault chain a configuration describes (throws when invalid). */
+/**
+ * Ready-made credentials, or the vault chain a configuration describes (throws when invalid),
+ * with where credentials are configured: ready-made ones always are.
+ */
 function credentialsOf(
   vault: VaultConfig | KioskCredentials | undefined,
   dataDir: string,
   electron: Pick<ElectronModule, 'safeStorage'>,
-): KioskCredentials {
-  if (vault !== undefined && isKioskCredentials(vault)) return vault;
+  deployedBaseUrl: string | undefined,
+): { credentials: KioskCredentials; find: () => Promise<readonly ConfiguredCredentials[]> } {
+  if (vault !== undefined && isKioskCredentials(vault)) {
+    return {
+      credentials: vault,
+      find: async () =>
+        (await vault.store.status()).backend === 'environment'
+          ? [{ source: 'environment', location: 'KIOSK_API_EMAIL, KIOSK_API_PASSWORD' }]
+          : [{ source: 'integrator', location: 'the credentials given to createKioskIntegration' }],
+    };
+  }
   const chain = createVaultChain(
     { dataDir, ...vault },
     electron.safeStorage === undefined ? {} : { safeStorage: electron.safeStorage },
   );
-  return vaultCredentials(chain);
-}
-
-/**
- * The service this start uses: the base URL an administrator saved in setup (or the sandbox they
- * chose, when this build has one), else the integrator's `baseUrl`, else the sandbox.
- */
-export function chooseBaseUrl(
-  options: Pick<KioskIntegrationOptions, 'dataDir' | 'baseUrl' | 'startSandbox'>,
-  logger: Logger = silentLogger,
-): string | undefined {
-  const saved = savedApiBaseUrl(options.dataDir, logger);
-  if (saved === undefined) return options.baseUrl;
-  if (saved === null && options.startSandbox === undefined) {
-    logger.warn('kiosk.host.saved_sandbox_unavailable', {});
-    return options.baseUrl;
-  }
-  return saved ?? undefined;
+  return {
+    // Credentials that name no API belong to the integrator's, never to one saved in setup.
+    credentials: vaultCredentials(chain, {
+      defaultOrigin: deployedBaseUrl === undefined ? undefined : new URL(deployedBaseUrl).origin,
+    }),
+    find: () => findConfiguredCredentials(chain, {}),
+  };
 }
 
 /** Electron's system locale, once ready; nothing when the module (a fake) has none. */
@@ -157,10 +174,15 @@ export async function createKioskIntegration(
     electron.app.quit();
     return { status: 'second-instance' };
   }
-  const baseUrlOption = chooseBaseUrl(options, logger);
-  if (baseUrlOption === undefined && options.startSandbox === undefined) {
-    throw new RangeError('no baseUrl and no embedded sandbox: give one of them');
-  }
+  const deployedBaseUrl = deploymentBaseUrl(options.baseUrl, 'baseUrl');
+  const configured = credentialsOf(options.vault, options.dataDir, electron, deployedBaseUrl);
+  const choice = await chooseService({
+    settingsDir: options.dataDir,
+    baseUrl: deployedBaseUrl,
+    sandboxAvailable: options.startSandbox !== undefined,
+    findCredentials: configured.find,
+    logger,
+  });
 
   // Every WebContents, including ones created later (print windows), is hardened at birth.
   electron.app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
@@ -170,16 +192,20 @@ export async function createKioskIntegration(
   let sandbox: EmbeddedSandbox | undefined;
   let credentials: KioskCredentials;
   let baseUrl: string;
-  if (baseUrlOption === undefined) {
+  if (choice.kind === 'demo') {
     sandbox = await options.startSandbox!();
     const account = sandbox.accounts[0];
     if (account === undefined) throw new Error('the embedded sandbox has no account');
-    credentials = fixedCredentials(account, 'sandbox');
+    credentials = fixedCredentials({ ...account, origin: sandbox.baseUrl }, 'sandbox');
     baseUrl = sandbox.baseUrl;
+  } else if (choice.kind === 'setup-required') {
+    credentials = setupRequiredCredentials(choice.configured, choice.reason);
+    baseUrl = NO_SERVICE_BASE_URL;
   } else {
-    credentials = credentialsOf(options.vault, options.dataDir, electron);
-    baseUrl = baseUrlOption;
+    credentials = configured.credentials;
+    baseUrl = choice.baseUrl;
   }
+  const adminPin = options.adminPin ?? (sandbox === undefined ? undefined : options.demoAdminPin);
 
   // The print host needs the window, which is created after the services.
   const windowRef: { current?: BrowserWindowLike } = {};
@@ -188,7 +214,8 @@ export async function createKioskIntegration(
     api: {
       baseUrl,
       demo: sandbox !== undefined,
-      sandboxAvailable: options.startSandbox !== undefined,
+      // Locked on setup: choosing the sandbox there would only lock the next start again.
+      sandboxAvailable: options.startSandbox !== undefined && choice.kind !== 'setup-required',
     },
     credentials,
     host: 'electron',
@@ -199,7 +226,7 @@ export async function createKioskIntegration(
     },
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.shopId === undefined ? {} : { shopId: options.shopId }),
-    ...(options.adminPin === undefined ? {} : { adminPin: options.adminPin }),
+    ...(adminPin === undefined ? {} : { adminPin }),
     ...(options.locale === undefined ? {} : { locale: options.locale }),
     ...(options.versions === undefined ? {} : { versions: options.versions }),
     logger,
@@ -246,7 +273,8 @@ export async function createKioskIntegration(
   });
   kioskWindow.once('ready-to-show', () => kioskWindow.show());
 
-  services.start();
+  // Locked on setup there is nothing to probe, synchronise or send.
+  if (choice.kind !== 'setup-required') services.start();
   await kioskWindow.loadURL(APP_ENTRY_URL);
 
   let closing: Promise<void> | undefined;

@@ -1,7 +1,7 @@
 /**
  * The demo kiosk app's main process: the embeddable integration with the real `electron`
  * module, on the embedded sandbox unless KIOSK_API_BASE_URL is set or setup saved a base URL
- * (which takes precedence).
+ * (which takes precedence), and never beside configured credentials (then locked on setup).
  *
  * Configuration (environment): KIOSK_API_BASE_URL; the credentials from KIOSK_API_EMAIL +
  * KIOSK_API_PASSWORD when set, else the vault chain (KIOSK_VAULT, KIOSK_PROVISIONED_CREDENTIALS,
@@ -14,9 +14,9 @@ import * as electron from 'electron';
 import { startSandbox } from '../../sandbox/index.ts';
 import { createRedactingLogger } from '../logging/index.ts';
 import { cliVaultConfig } from '../credentials/index.ts';
-import { fixedCredentials } from '../kiosk/index.ts';
+import { deploymentBaseUrl, fixedCredentials } from '../kiosk/index.ts';
 import type { ElectronModule } from './electron-module.ts';
-import { chooseBaseUrl, createKioskIntegration } from './kiosk-integration.ts';
+import { createKioskIntegration } from './kiosk-integration.ts';
 import { registerKioskScheme } from './kiosk-window.ts';
 
 const env = process.env;
@@ -29,31 +29,38 @@ const logger = createRedactingLogger({ sink: (line) => process.stderr.write(`${l
 
 registerKioskScheme(electronModule);
 
-const baseUrl = env['KIOSK_API_BASE_URL'] || undefined;
+// The one base-URL rule: https, or http to this machine only (throws, naming the variable).
+const baseUrl = deploymentBaseUrl(env['KIOSK_API_BASE_URL'], 'KIOSK_API_BASE_URL');
 const email = env['KIOSK_API_EMAIL'];
 const password = env['KIOSK_API_PASSWORD'];
 
 const dataDir = env['KIOSK_DATA_DIR'] ?? join(electron.app.getPath('userData'), 'kiosk');
 const vaultConfig = cliVaultConfig({ dataDir }, env);
-const startDemoSandbox = () => startSandbox({ port: 0 });
-// The service setup saved wins over the environment's; the demo PIN only goes with the demo.
-const demo = chooseBaseUrl({ dataDir, baseUrl, startSandbox: startDemoSandbox }) === undefined;
 
 const kiosk = await createKioskIntegration({
   electron: electronModule,
   dataDir,
   ...(baseUrl === undefined ? {} : { baseUrl }),
   ...(email && password
-    ? { vault: fixedCredentials({ email, password }, 'environment') }
+    ? {
+        // Bound to KIOSK_API_BASE_URL: never sent to a base URL saved in setup.
+        vault: fixedCredentials(
+          { email, password, origin: baseUrl === undefined ? undefined : new URL(baseUrl).origin },
+          'environment',
+        ),
+      }
     : vaultConfig === 'none'
       ? {}
       : { vault: vaultConfig }),
-  startSandbox: startDemoSandbox,
+  // Started only where no credentials are configured: else the kiosk starts locked on setup.
+  startSandbox: () => startSandbox({ port: 0 }),
   rendererDir: join(distDir, 'renderer'),
   preloadPath: join(distDir, 'electron', 'preload.cjs'),
   window: { kiosk: env['KIOSK_KIOSK_MODE'] === '1' },
-  // The demo's PIN is public, as the demo data; a real kiosk gets KIOSK_ADMIN_PIN or none.
-  ...(env['KIOSK_ADMIN_PIN'] || demo ? { adminPin: env['KIOSK_ADMIN_PIN'] || '0000' } : {}),
+  // The demo's PIN is public, as the demo data, and in force in the demo only; a real (or
+  // locked) kiosk gets KIOSK_ADMIN_PIN or none.
+  ...(env['KIOSK_ADMIN_PIN'] ? { adminPin: env['KIOSK_ADMIN_PIN'] } : {}),
+  demoAdminPin: '0000',
   ...(env['KIOSK_SHOP_ID'] ? { shopId: env['KIOSK_SHOP_ID'] } : {}),
   ...(env['KIOSK_PRINTER'] ? { printers: { printer: env['KIOSK_PRINTER'] } } : {}),
   versions: {

@@ -3,9 +3,18 @@ export { AdminPin, type AdminPinOptions } from './admin-pin.ts';
 export {
   type CredentialStore,
   type KioskCredentials,
+  type SetupRequiredReason,
   fixedCredentials,
+  setupRequiredCredentials,
   vaultCredentials,
 } from './credential-store.ts';
+export {
+  NO_SERVICE_BASE_URL,
+  type ServiceChoice,
+  type ServiceChoiceOptions,
+  chooseService,
+  deploymentBaseUrl,
+} from './service-choice.ts';
 export {
   type KioskServices,
   type KioskServicesOptions,

@@ -129,7 +129,11 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     },
     logger,
   );
-  const adminGuard = new AdminPin({ pin: options.adminPin });
+  const adminGuard = new AdminPin({
+    pin: options.adminPin,
+    lockoutDir: options.settingsDir ?? options.dataDir,
+    logger,
+  });
 
   const database = openDatabase({ dataDir: options.dataDir, schema: kioskSchema });
   const client = createApiClient({
@@ -169,9 +173,9 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     printQueue: printing.queue,
     logger,
   });
-  // Back online: what waited in the outbox goes now rather than at its next backoff tick.
+  // Back online: the sender's backoff is lifted and what waited in the outbox goes now.
   const stopWakingSender = client.connectivity.on('change', (change) => {
-    if (change.to === 'online') sender.wake();
+    if (change.to === 'online') sender.liftBackoff();
   });
 
   const handlers: KioskHandlers = {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskSettings, KioskSettingsChanges } from '../../shared/ipc/status.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import type { OfflineLimits } from '../outbox/index.ts';
+import { prepareDataDir } from '../storage/index.ts';
 
 export const SETTINGS_FILE = 'kiosk-settings.json';
 
@@ -70,7 +71,8 @@ export class SettingsStore {
       };
     }
     const next = KioskSettings.parse(merge(this.#defaults, overrides));
-    await mkdir(this.#dataDir, { recursive: true });
+    // The database's own checks and modes (0700, no endless retry under /proc).
+    prepareDataDir(this.#dataDir);
     const temporary = `${this.#path}.${randomUUID()}.tmp`;
     try {
       await writeFile(temporary, `${JSON.stringify(overrides, null, 2)}\n`, { mode: 0o600 });

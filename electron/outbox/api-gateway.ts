@@ -40,6 +40,17 @@ export function createApiGateway(client: CommerceApiClient): DebitGateway {
       const usage = card.usages.find((entry) => entry.reference === reference);
       return usage ? { status: 'found', usage } : { status: 'absent' };
     },
+
+    serviceClock: client.serviceClock,
+
+    syncServiceTime: async () => {
+      try {
+        // Any reply is dated, an error status included: only the Date matters here.
+        await client.health();
+      } catch {
+        // Unreachable: the reading stays what it was, and decisions stay on the safe side.
+      }
+    },
   };
 }
 

@@ -1,4 +1,10 @@
 import type { GiftCardDebitReceipt } from '../../shared/api/gift-cards.ts';
+import {
+  type ClockInstant,
+  monotonicNow,
+  type ServiceClock,
+  type ServiceTimeBounds,
+} from '../api/index.ts';
 import type { Logger } from '../logging/index.ts';
 import type { Lease } from '../storage/index.ts';
 import { classifyFailure, isCredentialsRejected, noteOf, retryAfterOf } from './attempt-failure.ts';
@@ -7,6 +13,7 @@ import type { DebitGateway } from './gateway.ts';
 import type { Outbox } from './outbox.ts';
 import { needsReconciliation, reconcile, type ReconcileSettings } from './reconcile.ts';
 import type { RetrySchedule } from './retry-schedule.ts';
+import { type DebitServiceTimes, inFlightRemainingMs, provablyOlderThan } from './service-times.ts';
 
 export interface DebitAttemptsOptions {
   readonly outbox: Outbox;
@@ -23,7 +30,21 @@ export interface DebitAttemptsOptions {
   readonly onLeaseLost: () => void;
   /** The credentials were rejected: nothing may be sent until an administrator acts. */
   readonly pause: (note: FailureNote) => void;
+  /** A reading of the service's clock older than this is refreshed before it proves anything. */
+  readonly freshServiceTimeMs: number;
+  /** True once the sender was asked to stop. */
+  readonly stopping: () => boolean;
+  /** After a stop, how long an answer that cannot be committed is still retried (the lease TTL). */
+  readonly stopGraceMs: number;
 }
+
+/** Retries of a commit that failed (the database locked, a full disk): 50 ms doubling to 2 s. */
+const RECORD_RETRY_BASE_MS = 50;
+const RECORD_RETRY_CAP_MS = 2_000;
+/** The service is asked its time at most this often. */
+const SYNC_MIN_INTERVAL_MS = 5_000;
+
+type Recorded<T> = { readonly recorded: true; readonly value: T } | { readonly recorded: false };
 
 /**
  * What the sender does to one row: send the head of a card's queue and record the answer,
@@ -31,6 +52,11 @@ export interface DebitAttemptsOptions {
  * maximum age. `sending` and the attempt number are committed before a byte leaves, so after a
  * crash the row says an attempt may have happened; every later write is a compare-and-set that
  * changes nothing when another sender took the row over.
+ *
+ * Ages (the key-retention window, the maximum age, an attempt's time to settle) are read on the
+ * service's clock (`service-times.ts`); the kiosk's wall clock only suggests when to ask it. An
+ * answer that cannot be committed (the database locked by another process, a full disk) is kept
+ * in memory and committed again until it is: a live sender never leaves its row `sending`.
  */
 export class DebitAttempts {
   readonly #outbox: Outbox;
@@ -43,6 +69,12 @@ export class DebitAttempts {
   readonly #onLeaseRenewed: (at: number) => void;
   readonly #onLeaseLost: () => void;
   readonly #pause: (note: FailureNote) => void;
+  readonly #serviceClock: ServiceClock;
+  readonly #freshServiceTimeMs: number;
+  readonly #stopping: () => boolean;
+  readonly #stopGraceMs: number;
+  #syncing: Promise<void> | undefined;
+  #lastSyncAt: number | undefined;
 
   constructor(options: DebitAttemptsOptions) {
     this.#outbox = options.outbox;
@@ -55,6 +87,10 @@ export class DebitAttempts {
     this.#onLeaseRenewed = options.onLeaseRenewed;
     this.#onLeaseLost = options.onLeaseLost;
     this.#pause = options.pause;
+    this.#serviceClock = options.gateway.serviceClock;
+    this.#freshServiceTimeMs = options.freshServiceTimeMs;
+    this.#stopping = options.stopping;
+    this.#stopGraceMs = options.stopGraceMs;
   }
 
   /** Whatever a previous holder of the lease left in `sending` is sent again, same key and body. */
@@ -63,12 +99,19 @@ export class DebitAttempts {
     for (const transition of recovered) this.#emitTransition(transition, 'INTERRUPTED');
   }
 
-  /** Rows never attempted within the maximum age cannot have reached the service: expired. */
-  expireNeverAttempted(now: number): void {
-    const cutoff = now - this.#outbox.limits.maxAgeMs;
+  /**
+   * Rows never attempted within the maximum age cannot have reached the service: expired, once
+   * the service's clock proves their age. Open rows not dated on it yet are dated first.
+   */
+  expireNeverAttempted(): void {
+    const serviceNow = this.#serviceClock.now();
+    this.#dateOpenRows(serviceNow);
+    if (!serviceNow) return;
+    const cutoff = serviceNow.earliest - this.#outbox.limits.maxAgeMs;
     // A read first: this runs at every pass, and a write transaction would take the lock that a
     // kioskctl enqueue in another process is waiting for.
-    if (!this.#outbox.store.hasNeverAttemptedSince(cutoff)) return;
+    if (!this.#outbox.store.hasNeverAttemptedBefore(cutoff)) return;
+    const now = this.#outbox.clock.now();
     const expired = this.#outbox.db.transaction(() =>
       this.#outbox.store.expireNeverAttempted(
         cutoff,
@@ -79,22 +122,66 @@ export class DebitAttempts {
     for (const transition of expired) this.#emitTransition(transition, 'EXPIRED');
   }
 
+  /**
+   * The wall clock says a never-attempted row may have reached the maximum age and the service's
+   * time at hand is too old to tell: time to ask the service (`serviceNow(true)`).
+   */
+  wantsServiceTime(): boolean {
+    if (this.#isFresh(this.#serviceClock.now())) return false;
+    const cutoff = this.#outbox.clock.now() - this.#outbox.limits.maxAgeMs;
+    return this.#outbox.store.hasNeverAttemptedSince(cutoff);
+  }
+
+  /**
+   * The service's time now; with `fresh`, a reading older than `freshServiceTimeMs` is first
+   * refreshed by asking the service (one request at a time, at most every few seconds).
+   */
+  async serviceNow(fresh: boolean): Promise<ServiceTimeBounds | undefined> {
+    const reading = this.#serviceClock.now();
+    if (!fresh || this.#isFresh(reading)) return reading;
+    if (!this.#syncing) {
+      const at = monotonicNow(this.#outbox.clock);
+      if (this.#lastSyncAt !== undefined && at - this.#lastSyncAt < SYNC_MIN_INTERVAL_MS) {
+        return reading;
+      }
+      this.#lastSyncAt = at;
+      this.#syncing = this.#gateway.syncServiceTime().finally(() => {
+        this.#syncing = undefined;
+      });
+    }
+    await this.#syncing;
+    return this.#serviceClock.now();
+  }
+
   /** One attempt on the head of a card's queue, its answer recorded. */
   async process(head: OutboxDebit): Promise<void> {
     const clock = this.#outbox.clock;
-    const now = clock.now();
-    if (now - head.createdAt >= this.#outbox.limits.maxAgeMs) {
-      await this.#expireAttempted(head);
+    const maxAgeMs = this.#outbox.limits.maxAgeMs;
+    // The wall clock may suggest asking the service, never decide: a step of it is no age.
+    const looksOld = clock.now() - head.createdAt >= maxAgeMs;
+    const serviceNow = await this.serviceNow(looksOld || head.mayHaveReachedAt !== null);
+    this.#dateOpenRows(serviceNow);
+    const times = this.#outbox.store.serviceTimes(head.id);
+    if (!times) return;
+    if (provablyOlderThan(times, serviceNow, maxAgeMs)) {
+      await this.#expireAttempted(head, times, serviceNow);
       return;
     }
-    if (needsReconciliation(head, now, this.#reconcile)) {
+    const trusted = this.#isFresh(serviceNow) ? serviceNow : undefined;
+    if (needsReconciliation(head, times, trusted, this.#reconcile)) {
       const verdict = await this.#reconcileBeforeResend(head);
       if (verdict !== 'absent') return;
     }
 
+    const started = this.#serviceClock.instant();
     const marked = this.#outbox.db.transaction(() => {
       if (!this.#lease.renew()) return 'lease-lost' as const;
-      return this.#outbox.store.markSending(head.id, head.attempts, clock.now());
+      return this.#outbox.store.markSending(
+        head.id,
+        head.attempts,
+        clock.now(),
+        this.#serviceClock.boundsAt(started),
+      );
     });
     if (marked === 'lease-lost') {
       this.#onLeaseLost();
@@ -103,21 +190,21 @@ export class DebitAttempts {
     if (!marked) return; // cancelled, expired or taken meanwhile
     this.#onLeaseRenewed(clock.now());
     this.#emitTransition(marked, 'ATTEMPT');
-    const debit = marked.debit;
+    const attempt = { debit: marked.debit, started };
 
     let receipt: GiftCardDebitReceipt;
     try {
       receipt = await this.#gateway.debit(
-        debit.giftCardId,
-        debit.idempotencyKey,
-        debit.requestBody,
+        attempt.debit.giftCardId,
+        attempt.debit.idempotencyKey,
+        attempt.debit.requestBody,
       );
     } catch (error) {
-      await this.#onFailure(error, debit);
+      await this.#onFailure(error, attempt);
       return;
     }
     this.#schedule.succeeded();
-    this.#settle(debit, {
+    await this.#settle(attempt, {
       state: 'applied',
       reply: { kind: 'receipt', receipt },
       newBalance: receipt.balance,
@@ -125,19 +212,35 @@ export class DebitAttempts {
     });
   }
 
-  #settle(debit: OutboxDebit, outcome: Parameters<Outbox['store']['settleAttempt']>[2]): void {
-    const now = this.#outbox.clock.now();
+  async #settle(
+    attempt: Attempt,
+    outcome: Parameters<Outbox['store']['settleAttempt']>[2],
+  ): Promise<void> {
+    const { debit } = attempt;
+    const bounds = this.#serviceClock.boundsAt(attempt.started);
     // An `applied` lost to a power cut is found again (the row is resent with the same key and
     // the service replays its receipt, or reconciled from the usages): it may skip the fsync, the
     // second of each attempt. A refusal may not: resent after the key is forgotten, a debit staff
     // were told was refused could go through.
-    const transition = this.#outbox.db.transaction(
-      () => this.#outbox.store.settleAttempt(debit.id, debit.attempts, outcome, now),
-      { durability: outcome.state === 'applied' ? 'deferred' : 'full' },
+    const written = await this.#record(debit, () =>
+      this.#outbox.db.transaction(
+        () => {
+          if (bounds) this.#outbox.store.recordAttemptTimes(debit.id, debit.attempts, bounds);
+          return this.#outbox.store.settleAttempt(
+            debit.id,
+            debit.attempts,
+            outcome,
+            this.#outbox.clock.now(),
+          );
+        },
+        { durability: outcome.state === 'applied' ? 'deferred' : 'full' },
+      ),
     );
-    if (transition) {
+    if (!written.recorded) return;
+    this.#dateOpenRows(this.#serviceClock.now());
+    if (written.value) {
       this.#emitTransition(
-        transition,
+        written.value,
         outcome.state === 'applied' ? 'APPLIED' : outcome.error.code,
       );
     } else {
@@ -146,18 +249,19 @@ export class DebitAttempts {
     }
   }
 
-  async #onFailure(error: unknown, debit: OutboxDebit): Promise<void> {
+  async #onFailure(error: unknown, attempt: Attempt): Promise<void> {
+    const { debit } = attempt;
     const note = noteOf(error);
     const verdict = classifyFailure(error);
     switch (verdict.action) {
       case 'settle':
         this.#schedule.succeeded();
-        this.#settle(debit, { state: verdict.state, error: note });
+        await this.#settle(attempt, { state: verdict.state, error: note });
         return;
       case 'pause':
         // Back to pending, due at once after a resume, and nobody sends anything until then.
-        this.#reschedule(
-          debit,
+        await this.#reschedule(
+          attempt,
           { nextAttemptAt: this.#outbox.clock.now(), error: note, mayHaveReached: false },
           'CREDENTIALS_REJECTED',
         );
@@ -166,7 +270,7 @@ export class DebitAttempts {
       case 'reconcile': {
         // A reply we cannot read may still be an applied debit, and a resend replays the same
         // unreadable reply: ask the card's usages instead, and tell staff either way.
-        this.#retryLater(debit, note, undefined, true);
+        await this.#retryLater(attempt, note, undefined, true);
         const current = this.#outbox.find(debit.id);
         if (current?.state !== 'pending') return;
         const found = await this.#reconcileBeforeResend(current);
@@ -181,38 +285,94 @@ export class DebitAttempts {
         return;
       }
       case 'retry':
-        this.#retryLater(debit, note, verdict.retryAfterMs, verdict.mayHaveReached);
+        await this.#retryLater(attempt, note, verdict.retryAfterMs, verdict.mayHaveReached);
         return;
       case 'unexpected':
         this.#logger.error('outbox.sender.unexpected_failure', { id: debit.id, error });
-        this.#retryLater(debit, note, undefined, true);
+        await this.#retryLater(attempt, note, undefined, true);
         return;
     }
   }
 
   /** No definitive answer: the row goes back to `pending` with a retry time; every card waits. */
-  #retryLater(
-    debit: OutboxDebit,
+  async #retryLater(
+    attempt: Attempt,
     note: FailureNote,
     retryAfterMs: number | undefined,
     mayHaveReached: boolean,
-  ): void {
+  ): Promise<void> {
     const nextAttemptAt = this.#schedule.failed(retryAfterMs);
-    this.#reschedule(debit, { nextAttemptAt, error: note, mayHaveReached }, 'RETRY_SCHEDULED');
+    await this.#reschedule(
+      attempt,
+      { nextAttemptAt, error: note, mayHaveReached },
+      'RETRY_SCHEDULED',
+    );
   }
 
-  #reschedule(
-    debit: OutboxDebit,
+  async #reschedule(
+    attempt: Attempt,
     retry: { nextAttemptAt: number; error: FailureNote; mayHaveReached: boolean },
     reason: string,
-  ): void {
-    const now = this.#outbox.clock.now();
+  ): Promise<void> {
+    const { debit } = attempt;
+    const bounds = this.#serviceClock.boundsAt(attempt.started);
     // Lost to a power cut, the row is still `sending` and is sent again: no fsync needed.
-    const transition = this.#outbox.db.transaction(
-      () => this.#outbox.store.rescheduleAttempt(debit.id, debit.attempts, retry, now),
-      { durability: 'deferred' },
+    const written = await this.#record(debit, () =>
+      this.#outbox.db.transaction(
+        () => {
+          if (bounds) this.#outbox.store.recordAttemptTimes(debit.id, debit.attempts, bounds);
+          return this.#outbox.store.rescheduleAttempt(
+            debit.id,
+            debit.attempts,
+            retry,
+            this.#outbox.clock.now(),
+          );
+        },
+        { durability: 'deferred' },
+      ),
     );
-    if (transition) this.#emitTransition(transition, `${reason}:${retry.error.code}`);
+    // The reply (or the token's) just dated the service's clock: date the rows before anything
+    // else may stop this process.
+    this.#dateOpenRows(this.#serviceClock.now());
+    if (written.recorded && written.value) {
+      this.#emitTransition(written.value, `${reason}:${retry.error.code}`);
+    }
+  }
+
+  /**
+   * Commits what an attempt learnt, again and again until it is committed: the answer is only
+   * in memory, and the row must not stay `sending` (its card blocked, staff shown "sending")
+   * until a restart. Only a sender that was stopped gives up, after `stopGraceMs`: the row is
+   * then recovered by the next sender like a crash's, resent with the same key.
+   */
+  async #record<T>(debit: OutboxDebit, write: () => T): Promise<Recorded<T>> {
+    const clock = this.#outbox.clock;
+    let stoppedAt: number | undefined;
+    for (let failures = 0; ;) {
+      try {
+        const value = write();
+        if (failures > 0) {
+          this.#logger.info('outbox.sender.recorded', { id: debit.id, failures });
+        }
+        return { recorded: true, value };
+      } catch (error) {
+        failures += 1;
+        // At the 1st, 2nd, 4th, 8th... failure: a lock held for minutes writes a few lines.
+        if ((failures & (failures - 1)) === 0) {
+          this.#logger.warn('outbox.sender.record_retry', { id: debit.id, failures, error });
+        }
+        if (this.#stopping()) {
+          const at = monotonicNow(clock);
+          stoppedAt ??= at;
+          if (at - stoppedAt >= this.#stopGraceMs) {
+            this.#logger.error('outbox.sender.record_abandoned', { id: debit.id, failures, error });
+            return { recorded: false };
+          }
+        }
+        const delay = RECORD_RETRY_BASE_MS * 2 ** Math.min(failures - 1, 10);
+        await clock.sleep(Math.min(delay, RECORD_RETRY_CAP_MS));
+      }
+    }
   }
 
   /** 'absent' means: go on and resend with the same key. */
@@ -220,13 +380,15 @@ export class DebitAttempts {
     const verdict = await reconcile(head, this.#gateway);
     if (verdict.result === 'found') {
       this.#schedule.succeeded();
-      const now = this.#outbox.clock.now();
-      const transition = this.#outbox.db.transaction(() =>
-        this.#lease.renew()
-          ? this.#outbox.store.markReconciled(head.id, verdict.usage, now)
-          : undefined,
+      // What the usages told is an answer too: committed until it is.
+      const written = await this.#record(head, () =>
+        this.#outbox.db.transaction(() =>
+          this.#lease.renew()
+            ? this.#outbox.store.markReconciled(head.id, verdict.usage, this.#outbox.clock.now())
+            : undefined,
+        ),
       );
-      if (transition) this.#emitTransition(transition, 'RECONCILED');
+      if (written.recorded && written.value) this.#emitTransition(written.value, 'RECONCILED');
       return 'found';
     }
     if (verdict.result === 'absent') return 'absent';
@@ -258,20 +420,31 @@ export class DebitAttempts {
   }
 
   /**
-   * Max age reached for a row that was attempted: if no attempt can have reached the service it
-   * simply expires; otherwise the card's usages decide (found: applied; absent: expired). The
-   * row is never declared expired while the service might have it.
+   * Max age reached (on the service's clock) for the head of a card: if no attempt can have
+   * reached the service it simply expires; otherwise, once the last attempt can no longer be
+   * under way, the card's usages decide (found: applied; absent: expired). The row is never
+   * declared expired while the service might have it.
    */
-  async #expireAttempted(head: OutboxDebit): Promise<void> {
+  async #expireAttempted(
+    head: OutboxDebit,
+    times: DebitServiceTimes,
+    serviceNow: ServiceTimeBounds | undefined,
+  ): Promise<void> {
     const clock = this.#outbox.clock;
     const note = expiryNote(this.#outbox.limits.maxAgeMs);
     if (head.mayHaveReachedAt !== null) {
-      const settleAt = (head.lastAttemptAt ?? head.createdAt) + this.#inFlightGraceMs;
-      if (clock.now() < settleAt) {
+      const waitMs = inFlightRemainingMs({
+        times,
+        serviceNow,
+        lastAttemptAt: head.lastAttemptAt,
+        now: clock.now(),
+        graceMs: this.#inFlightGraceMs,
+      });
+      if (waitMs > 0) {
         this.#outbox.db.transaction(() =>
           this.#outbox.store.postpone(
             head.id,
-            settleAt,
+            clock.now() + waitMs,
             {
               code: 'EXPIRY_PENDING',
               message: 'waiting for the last attempt to settle before expiring',
@@ -290,6 +463,24 @@ export class DebitAttempts {
     if (transition) this.#emitTransition(transition, 'EXPIRED');
   }
 
+  /** Dates open rows accepted without a service time (`OutboxStore.dateOpenRows`). */
+  #dateOpenRows(serviceNow: ServiceTimeBounds | undefined): void {
+    if (!serviceNow) return;
+    try {
+      if (!this.#outbox.store.hasUndatedOpen()) return;
+      this.#outbox.db.transaction(() => this.#outbox.store.dateOpenRows(serviceNow.latest), {
+        durability: 'deferred',
+      });
+    } catch (error) {
+      // Dated at a later pass, a row only looks younger: it can expire late, never early.
+      this.#logger.warn('outbox.sender.dating_failed', { error });
+    }
+  }
+
+  #isFresh(reading: ServiceTimeBounds | undefined): reading is ServiceTimeBounds {
+    return reading !== undefined && reading.syncAgeMs <= this.#freshServiceTimeMs;
+  }
+
   #emitTransition(transition: Transition, reason: string): void {
     const { debit, from } = transition;
     this.#logger.info('outbox.debit.state', {
@@ -301,6 +492,12 @@ export class DebitAttempts {
     });
     this.#outbox.events.emit({ type: 'state-changed', debit, from, to: debit.state, reason });
   }
+}
+
+/** An attempt under way: its row as marked `sending`, and when it started. */
+interface Attempt {
+  readonly debit: OutboxDebit;
+  readonly started: ClockInstant;
 }
 
 function expiryNote(maxAgeMs: number): FailureNote {

@@ -55,6 +55,8 @@ export interface OutboxDebit {
   readonly resolvedAt: number | null;
   readonly resolvedBy: DebitResolvedBy | null;
   readonly acknowledgedAt: number | null;
+  /** The caller's id of this logical debit (UUID v4); null on rows accepted before there were any. */
+  readonly requestId: string | null;
 }
 
 /** A transition that happened: the row before and after, for the events. */

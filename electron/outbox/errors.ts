@@ -1,3 +1,5 @@
+import type { REQUEST_ID_REUSED } from '../../shared/ipc/errors.ts';
+
 /**
  * Refusals of the outbox itself, before or beside the service: values with a stable `code`, so
  * the IPC layer and kioskctl map them without parsing messages. In every case nothing was stored
@@ -9,7 +11,8 @@ export type OutboxErrorCode =
   | 'OUTBOX_LIMIT_EXCEEDED'
   | 'OUTBOX_NOT_FOUND'
   | 'OUTBOX_NOT_CANCELLABLE'
-  | 'OUTBOX_INVALID_STATE';
+  | 'OUTBOX_INVALID_STATE'
+  | typeof REQUEST_ID_REUSED;
 
 export class OutboxError extends Error {
   override readonly name: string = 'OutboxError';

@@ -1,4 +1,5 @@
 import type { GiftCardDebitReceipt, GiftCardUsage } from '../../shared/api/gift-cards.ts';
+import type { ServiceClock } from '../api/index.ts';
 
 /**
  * What the sender needs from the Commerce API, and no more: the outbox is tested against the
@@ -19,6 +20,10 @@ export interface DebitGateway {
   ): Promise<GiftCardDebitReceipt>;
   /** GET /v1/gift-cards/{giftCardId}?include=usages, looking for the usage with this reference. */
   findUsage(giftCardId: string, reference: string): Promise<UsageLookup>;
+  /** The service's time, from the `Date` of every reply the methods above (and others) got. */
+  readonly serviceClock: ServiceClock;
+  /** Asks the service for its time once (a cheap public request); never rejects. */
+  syncServiceTime(): Promise<void>;
 }
 
 export type UsageLookup =

@@ -20,6 +20,8 @@ export {
   resolveLimits,
 } from './limits.ts';
 export { debitsMigration } from './migrations/001-debits.ts';
+export { requestIdsMigration } from './migrations/004-request-ids.ts';
+export { serviceTimesMigration } from './migrations/005-service-times.ts';
 export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export {
   Outbox,
@@ -37,7 +39,7 @@ export {
   type SenderOptions,
   type SenderStatus,
 } from './sender.ts';
-export type { OutboxDebit } from './debit.ts';
+export { isTerminal, type OutboxDebit } from './debit.ts';
 export {
   debitStates,
   type DebitPolicy,
@@ -69,8 +71,8 @@ export interface OutboxService {
 
 /**
  * The outbox as the kiosk app runs it: accepting debits, a sender started in the background, and
- * a wake-up whenever the connectivity monitor sees the service again, so stored debits go out
- * without waiting for the next poll.
+ * its backoff lifted whenever the connectivity monitor sees the service again, so stored debits go
+ * out at once rather than at the end of a backoff.
  */
 export function startOutboxService(options: OutboxServiceOptions): OutboxService {
   const outbox = new Outbox({
@@ -87,7 +89,7 @@ export function startOutboxService(options: OutboxServiceOptions): OutboxService
     ...options.sender,
   });
   const off = options.client.connectivity.on('change', (change) => {
-    if (change.to === 'online') sender.wake();
+    if (change.to === 'online') sender.liftBackoff();
   });
   sender.start();
   return {

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { GiftCardDebit } from '../../shared/api/gift-cards.ts';
+import { RecordId } from '../../shared/ipc/common.ts';
+import { REQUEST_ID_REUSED } from '../../shared/ipc/errors.ts';
 import {
+  CallerDebitReference,
+  DebitRequestId,
   debitStates,
   type DebitDelivery,
   type DebitPolicy,
@@ -43,6 +48,12 @@ export interface EnqueueInput {
   /** The caller's own reference (a sale number...); the outbox appends a unique suffix. */
   readonly reference?: string;
   readonly policy?: DebitPolicy;
+  /**
+   * The caller's id of this logical debit (UUID v4), kept until it has seen an outcome: enqueued
+   * again (its reply was lost), the debit already stored comes back instead of a second one.
+   * Absent: a fresh one (a caller that will not retry).
+   */
+  readonly requestId?: string;
 }
 
 export interface EnqueueResult {
@@ -50,6 +61,8 @@ export interface EnqueueResult {
   readonly debit: OutboxDebit;
   readonly connectivity: ConnectivityStatus;
   readonly delivery: DebitDelivery;
+  /** A debit with this request id was already stored: it is returned as it is now, nothing new. */
+  readonly replayed: boolean;
 }
 
 export interface Outcome {
@@ -74,6 +87,19 @@ function toCents(amount: number): number {
 }
 
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** One input field through its shared schema: the parsed value, or the outbox's own refusal. */
+function checkField<T>(schema: z.ZodType<T>, value: unknown, path: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new InvalidDebit(parsed.error.issues.map((issue) => ({ path, message: issue.message })));
+}
+
+/** A request id as stored: a UUID v4 in lower case, however it was typed. */
+function requestIdOf(requestId: string | undefined): string {
+  if (requestId === undefined) return randomUUID();
+  return checkField(DebitRequestId, requestId, 'requestId').toLowerCase();
+}
 
 /**
  * A reconciliation looks the debit up in the card's usages by reference, so the reference must be
@@ -140,6 +166,11 @@ export class Outbox {
    * returns: a debit the caller was told about survives a crash one instruction later. The
    * limits are read in the same IMMEDIATE transaction as the insert, so two processes accepting
    * at once cannot both squeeze under a limit.
+   *
+   * One request id, one row: when a row already carries it, that debit is returned (whatever its
+   * state, without the policy and limit checks it passed when accepted) if it is the same card,
+   * amount and reference, and REQUEST_ID_REUSED is thrown otherwise. The kiosk's shop is not
+   * compared: an administrator changing it does not make a retry another debit.
    */
   enqueue(input: EnqueueInput): EnqueueResult {
     const policy = input.policy ?? 'prefer_online';
@@ -148,62 +179,67 @@ export class Outbox {
         { path: 'policy', message: 'must be prefer_online or require_online' },
       ]);
     }
-    const giftCardId = typeof input.giftCardId === 'string' ? input.giftCardId.trim() : '';
-    if (giftCardId === '' || giftCardId.length > 255 || giftCardId !== input.giftCardId) {
-      throw new InvalidDebit([
-        {
-          path: 'giftCardId',
-          message:
-            'must be the identifier as the service returned it (1 to 255 characters, no surrounding spaces)',
-        },
-      ]);
-    }
-    if (input.reference !== undefined) {
-      if (
-        typeof input.reference !== 'string' ||
-        input.reference.length < 1 ||
-        input.reference.length > MAX_CALLER_REFERENCE_LENGTH
-      ) {
-        throw new InvalidDebit([
-          {
-            path: 'reference',
-            message: `must be 1 to ${MAX_CALLER_REFERENCE_LENGTH} characters (the outbox appends ${REFERENCE_SUFFIX_LENGTH} to make it unique)`,
-          },
-        ]);
-      }
-    }
+    // The rules of the IPC message, so kioskctl and every other caller get the same verdict.
+    const giftCardId = checkField(RecordId, input.giftCardId, 'giftCardId');
+    const reference =
+      input.reference === undefined
+        ? undefined
+        : checkField(CallerDebitReference, input.reference, 'reference');
+
+    const requestId = requestIdOf(input.requestId);
 
     const idempotencyKey = this.#newKey();
     if (!uuidV4.test(idempotencyKey)) {
       throw new Error(`the key source returned ${idempotencyKey}, not a lower-case UUID v4`);
     }
-    const parsed = GiftCardDebit.safeParse({
-      amount: toCents(input.amount),
-      currency: 'EUR',
-      reference: referenceFor(idempotencyKey, input.reference),
-      ...(this.#shopId === undefined ? {} : { shopId: this.#shopId }),
-    });
-    if (!parsed.success) {
-      throw new InvalidDebit(
-        parsed.error.issues.map((issue) => ({
-          path: issue.path.join('.'),
-          message: issue.message,
-        })),
-      );
-    }
-    const body = parsed.data;
+    const bodyFor = (key: string) => {
+      const parsed = GiftCardDebit.safeParse({
+        amount: toCents(input.amount),
+        currency: 'EUR',
+        reference: referenceFor(key, reference),
+        ...(this.#shopId === undefined ? {} : { shopId: this.#shopId }),
+      });
+      if (!parsed.success) {
+        throw new InvalidDebit(
+          parsed.error.issues.map((issue) => ({
+            path: issue.path.join('.'),
+            message: issue.message,
+          })),
+        );
+      }
+      return parsed.data;
+    };
+    const body = bodyFor(idempotencyKey);
     const amountCents = Math.round(body.amount * 100);
+    // The row of an earlier enqueue of this request, if it is this same debit.
+    const sameDebit = (existing: OutboxDebit): OutboxDebit => {
+      const asked = bodyFor(existing.idempotencyKey);
+      const stored = JSON.parse(existing.requestBody) as Partial<typeof asked>;
+      if (
+        existing.giftCardId !== giftCardId ||
+        existing.amountCents !== amountCents ||
+        stored.reference !== asked.reference
+      ) {
+        throw new OutboxError(
+          REQUEST_ID_REUSED,
+          `request id ${requestId} is debit ${existing.id} (${existing.amount.toFixed(2)} EUR on another card, amount or reference); nothing was stored`,
+        );
+      }
+      return existing;
+    };
 
     const connectivity = this.#connectivity();
-    if (policy === 'require_online' && connectivity === 'offline') {
-      throw new OutboxError(
-        'OUTBOX_OFFLINE',
-        'this debit requires the service and the kiosk is offline; nothing was stored',
-      );
-    }
     const online = connectivity === 'online';
 
-    const debit = this.db.transaction(() => {
+    const { debit, replayed } = this.db.transaction(() => {
+      const existing = this.store.findByRequestId(requestId);
+      if (existing) return { debit: sameDebit(existing), replayed: true };
+      if (policy === 'require_online' && connectivity === 'offline') {
+        throw new OutboxError(
+          'OUTBOX_OFFLINE',
+          'this debit requires the service and the kiosk is offline; nothing was stored',
+        );
+      }
       const breach = findBreach({
         limits: this.limits,
         amountCents,
@@ -212,23 +248,33 @@ export class Outbox {
         card: this.store.openTotals(giftCardId),
       });
       if (breach) throw new OfflineLimitExceeded(breach);
-      return this.store.insert({
+      const inserted = this.store.insert({
         idempotencyKey,
         giftCardId,
         requestBody: JSON.stringify(body),
         amountCents,
-        reference: body.reference ?? referenceFor(idempotencyKey, input.reference),
+        reference: body.reference ?? referenceFor(idempotencyKey, reference),
         policy,
         acceptedOffline: !online,
         createdAt: this.clock.now(),
+        requestId,
       });
+      if (inserted) return { debit: inserted, replayed: false };
+      // The unique index has the last word: another connection stored this request first.
+      return { debit: sameDebit(this.store.findByRequestId(requestId)!), replayed: true };
     });
-    this.events.emit({ type: 'accepted', debit, connectivity });
+    if (!replayed) this.events.emit({ type: 'accepted', debit, connectivity });
     return {
       debit,
       connectivity,
       delivery: connectivity === 'offline' ? 'stored-offline' : 'send-now',
+      replayed,
     };
+  }
+
+  /** The debit stored under this request id, if any (a caller checking after a lost reply). */
+  findByRequestId(requestId: string): OutboxDebit | undefined {
+    return this.store.findByRequestId(requestId.toLowerCase());
   }
 
   find(id: number): OutboxDebit | undefined {

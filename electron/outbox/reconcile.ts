@@ -1,20 +1,22 @@
-import { isCommerceApiError } from '../api/index.ts';
+import { isCommerceApiError, type ServiceTimeBounds } from '../api/index.ts';
 import type { GiftCardUsage } from '../../shared/api/gift-cards.ts';
 import type { DebitGateway } from './gateway.ts';
 import type { OutboxDebit } from './debit.ts';
+import type { DebitServiceTimes } from './service-times.ts';
 
 /**
  * The service remembers an `Idempotency-Key` for a limited time (24 h by default). Within that
  * window a resend with the same key is safe: the service replays its first answer. After it, the
  * key is forgotten and a resend would debit again if the first attempt had in fact been applied
  * (a reply lost to a reset, a kiosk killed mid-request). So a row that may have reached the
- * service and is older than the window is looked up in the card's usages by its reference
- * (unique per row: it carries a prefix of the key) before anything is sent.
+ * service is resent blindly only when the service's own clock proves the window still open;
+ * otherwise it is first looked up in the card's usages by its reference (unique per row: it
+ * carries a prefix of the key).
  */
 export interface ReconcileSettings {
   /** The service's key-retention window. */
   readonly keyRetentionMs: number;
-  /** Reconcile this much before the window closes: the kiosk's and the service's clocks differ. */
+  /** Reconcile this much before the window closes: the service may count from a bit earlier. */
   readonly marginMs: number;
 }
 
@@ -24,17 +26,23 @@ export const defaultReconcileSettings: ReconcileSettings = {
 };
 
 /**
- * True when a blind resend could debit twice: an earlier attempt may have reached the service,
- * and that was long enough ago for the service to have forgotten the key. The window is counted
- * from the earliest such attempt, which can only be earlier than when the service stored the key.
+ * True unless a blind resend is provably safe: nothing may have reached the service, or the
+ * window, counted on the service's clock from the earliest moment the first attempt that may
+ * have reached it can have started, is still open by its latest reading now. Without those
+ * times (no dated reply, a row from before they were kept, a reading too old to trust, passed as
+ * undefined) the usages decide. The kiosk's wall clock never does: stepped back, it would let a
+ * forgotten key look remembered.
  */
 export function needsReconciliation(
   debit: OutboxDebit,
-  now: number,
+  times: DebitServiceTimes,
+  serviceNow: ServiceTimeBounds | undefined,
   settings: ReconcileSettings,
 ): boolean {
   if (debit.mayHaveReachedAt === null) return false;
-  return now - debit.mayHaveReachedAt >= Math.max(0, settings.keyRetentionMs - settings.marginMs);
+  if (times.reachedAt === null || serviceNow === undefined) return true;
+  const window = Math.max(0, settings.keyRetentionMs - settings.marginMs);
+  return serviceNow.latest - times.reachedAt >= window;
 }
 
 export type Reconciliation =

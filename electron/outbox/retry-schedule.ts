@@ -8,7 +8,9 @@ import { backoffDelay, RetryBudget, type RetryPolicy } from '../api/index.ts';
  *
  * A transient failure holds back every card (a global gate), not just the row: they all share one
  * service, and hammering it with the other cards' rows while it is down or rate-limiting helps
- * nobody.
+ * nobody. The gate is lifted when the service is seen again (`lift`), and a gate or retry time
+ * further ahead than the longest wait this schedule can give (`longestWaitMs`) was set before
+ * the wall clock went back: it no longer holds.
  */
 
 export interface SenderRetrySettings {
@@ -43,7 +45,24 @@ export class RetrySchedule {
 
   /** Epoch ms before which nothing is sent (backoff or Retry-After); null when open. */
   closedUntil(now: number): number | null {
+    if (this.#gateUntil - now > this.longestWaitMs) this.#gateUntil = 0;
     return this.#gateUntil > now ? this.#gateUntil : null;
+  }
+
+  /**
+   * The longest wait `failed` can return (capped Retry-After plus its jitter, the backoff cap, or
+   * waiting for a retry token), plus a second of slack.
+   */
+  get longestWaitMs(): number {
+    const { backoff, retryAfter, budget } = this.#settings;
+    const refillMs = budget.refillPerSecond > 0 ? Math.ceil(1000 / budget.refillPerSecond) : 0;
+    return Math.max(backoff.capMs, retryAfter.capMs + retryAfter.jitterMs, refillMs) + 1_000;
+  }
+
+  /** The service answers again (a probe succeeded): open the gate, start the backoff over. */
+  lift(): void {
+    this.#gateUntil = 0;
+    this.#failuresInARow = 0;
   }
 
   /** A definitive answer (applied, refused, found by a reconciliation): the backoff starts over. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { OutboxSummary } from '../../shared/ipc/gift-cards.ts';
+import type { ServiceClockStatus } from '../api/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import { Lease } from '../storage/index.ts';
 import { DebitAttempts } from './debit-attempts.ts';
@@ -17,7 +18,8 @@ import { Wakeup } from './wakeup.ts';
  * head of each card's queue (FIFO per card, a few cards at once) and hands each to
  * `DebitAttempts`, which commits `sending` with the attempt number before every attempt and
  * records the answer (`attempt-failure.ts` tells what a failure means, `retry-schedule.ts` when
- * to try again). A 2xx is `applied`, with the receipt and the new balance.
+ * to try again). A 2xx is `applied`, with the receipt and the new balance. When the service is
+ * seen again after an outage (`liftBackoff`), every waiting row is due at once.
  */
 
 export interface SenderOptions {
@@ -47,6 +49,11 @@ export interface SenderOptions {
    * gave up on may still be processed by the service for a while.
    */
   readonly inFlightGraceMs?: number;
+  /**
+   * A reading of the service's clock older than this is refreshed (one cheap request) before it
+   * may prove that a resend is inside the key-retention window. Default one minute.
+   */
+  readonly freshServiceTimeMs?: number;
   /** How often the database is re-read for rows another process committed (kioskctl enqueue). */
   readonly idlePollMs?: number;
   readonly logger?: Logger;
@@ -76,6 +83,8 @@ export interface DrainReport {
   readonly retriesScheduled: number;
   readonly leaseOwner: string | null;
   readonly summary: OutboxSummary;
+  /** The service's clock against the kiosk's, and the kiosk clock's steps, for the technician. */
+  readonly serviceClock: ServiceClockStatus;
 }
 
 export interface SenderStatus {
@@ -85,17 +94,21 @@ export interface SenderStatus {
   /** Epoch ms before which nothing is sent (backoff or Retry-After); null when open. */
   readonly gateUntil: number | null;
   readonly inFlight: number;
+  readonly serviceClock: ServiceClockStatus;
 }
 
 export class OutboxSender {
   readonly owner: string;
   readonly #outbox: Outbox;
+  readonly #gateway: DebitGateway;
   readonly #lease: Lease;
   readonly #schedule: RetrySchedule;
   readonly #attempts: DebitAttempts;
   readonly #concurrency: number;
   readonly #idlePollMs: number;
   readonly #renewEveryMs: number;
+  /** No retry time is further ahead than this: one that is was set before the clock went back. */
+  readonly #horizonMs: number;
   readonly #logger: Logger;
   readonly #wakeup = new Wakeup();
   /** Card id → the attempt under way for it. */
@@ -107,9 +120,11 @@ export class OutboxSender {
   #leaseCheckedOnce = false;
   #lastRenewAt = 0;
   #paused: { code: string; message: string } | null = null;
+  #liftRequested = false;
 
   constructor(options: SenderOptions) {
     this.#outbox = options.outbox;
+    this.#gateway = options.gateway;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const leaseTtlMs = options.leaseTtlMs ?? 60_000;
     this.#lease = new Lease(options.outbox.db, {
@@ -131,19 +146,24 @@ export class OutboxSender {
     );
     this.#idlePollMs = options.idlePollMs ?? 1_000;
     this.#logger = options.logger ?? silentLogger;
+    const inFlightGraceMs = options.inFlightGraceMs ?? 60_000;
+    this.#horizonMs = Math.max(this.#schedule.longestWaitMs, inFlightGraceMs + 1_000);
     this.#attempts = new DebitAttempts({
       outbox: this.#outbox,
       gateway: options.gateway,
       lease: this.#lease,
       schedule: this.#schedule,
       reconcile: { ...defaultReconcileSettings, ...options.reconcile },
-      inFlightGraceMs: options.inFlightGraceMs ?? 60_000,
+      inFlightGraceMs,
       logger: this.#logger,
       onLeaseRenewed: (at) => {
         this.#lastRenewAt = at;
       },
       onLeaseLost: () => this.#setLease(false),
       pause: (note) => this.#pause(note),
+      freshServiceTimeMs: options.freshServiceTimeMs ?? 60_000,
+      stopping: () => this.#stopping,
+      stopGraceMs: leaseTtlMs,
     });
   }
 
@@ -155,6 +175,7 @@ export class OutboxSender {
       paused: this.#paused,
       gateUntil: this.#schedule.closedUntil(now),
       inFlight: this.#inFlight.size,
+      serviceClock: this.#gateway.serviceClock.status(),
     };
   }
 
@@ -176,6 +197,15 @@ export class OutboxSender {
 
   /** Sends now what is due (after an enqueue, or when connectivity comes back). */
   wake(): void {
+    this.#wakeup.wake();
+  }
+
+  /**
+   * The service answers again after an outage (a probe succeeded): the backoff gate opens and
+   * every waiting row is due now, instead of at the end of a backoff of up to minutes.
+   */
+  liftBackoff(): void {
+    this.#liftRequested = true;
     this.#wakeup.wake();
   }
 
@@ -257,12 +287,13 @@ export class OutboxSender {
       ...counts,
       leaseOwner: this.#lease.holder()?.owner ?? null,
       summary: this.#outbox.summary(),
+      serviceClock: this.#gateway.serviceClock.status(),
     };
   }
 
   #nothingDue(now: number): boolean {
     if (this.#schedule.closedUntil(now) !== null) return true;
-    return this.#outbox.store.dueHeads(now, 1).length === 0;
+    return this.#outbox.store.dueHeads(now, 1, this.#horizonMs).length === 0;
   }
 
   async #run(): Promise<void> {
@@ -308,7 +339,8 @@ export class OutboxSender {
       this.#lastRenewAt = now;
       this.#setLease(true);
       this.#attempts.recoverInterrupted(now);
-    } else if (now - this.#lastRenewAt >= this.#renewEveryMs) {
+    } else if (now - this.#lastRenewAt >= this.#renewEveryMs || now < this.#lastRenewAt) {
+      // (A clock that went back would otherwise postpone the renewal by as much.)
       if (!this.#lease.renew()) {
         this.#setLease(false);
         return 0;
@@ -317,14 +349,31 @@ export class OutboxSender {
     }
     if (this.#paused) return this.#renewEveryMs;
 
-    this.#attempts.expireNeverAttempted(now);
+    if (this.#liftRequested) {
+      this.#schedule.lift();
+      const due = this.#outbox.db.transaction(() => this.#outbox.store.makePendingDue(now));
+      this.#liftRequested = false;
+      this.#logger.info('outbox.sender.backoff_lifted', { waiting: due });
+    }
+    this.#attempts.expireNeverAttempted();
+    if (this.#attempts.wantsServiceTime()) {
+      // The wall clock says a row may be past the maximum age: only the service can tell.
+      void this.#attempts.serviceNow(true).then(
+        () => this.#wakeup.wake(),
+        (error: unknown) => this.#logger.warn('outbox.sender.service_time_failed', { error }),
+      );
+    }
     now = clock.now();
     const gateUntil = this.#schedule.closedUntil(now);
     if (gateUntil !== null) return Math.min(gateUntil - now, this.#renewEveryMs);
 
     const free = this.#concurrency - this.#inFlight.size;
     if (free > 0) {
-      const heads = this.#outbox.store.dueHeads(now, this.#concurrency + this.#inFlight.size);
+      const heads = this.#outbox.store.dueHeads(
+        now,
+        this.#concurrency + this.#inFlight.size,
+        this.#horizonMs,
+      );
       let launched = 0;
       for (const head of heads) {
         if (launched >= free) break;
@@ -343,7 +392,7 @@ export class OutboxSender {
     }
     // An attempt that finishes wakes the loop; otherwise sleep until the next row is due.
     if (this.#inFlight.size > 0) return this.#renewEveryMs;
-    const nextDue = this.#outbox.store.nextDueAt();
+    const nextDue = this.#outbox.store.nextDueAt(clock.now(), this.#horizonMs);
     const cap = Math.min(this.#idlePollMs, this.#renewEveryMs);
     return nextDue === undefined ? cap : Math.max(0, Math.min(nextDue - clock.now(), cap));
   }

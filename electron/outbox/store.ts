@@ -8,6 +8,7 @@ import type {
 } from '../../shared/ipc/gift-cards.ts';
 import type { KioskDatabase } from '../storage/index.ts';
 import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
+import type { DebitServiceTimes } from './service-times.ts';
 
 /**
  * The outbox rows and every write made to them. Each transition is a compare-and-set on the
@@ -39,6 +40,7 @@ interface DebitRow {
   resolved_at: number | null;
   resolved_by: DebitResolvedBy | null;
   acknowledged_at: number | null;
+  request_id: string | null;
 }
 
 function toDebit(row: DebitRow): OutboxDebit {
@@ -67,6 +69,7 @@ function toDebit(row: DebitRow): OutboxDebit {
     resolvedAt: row.resolved_at,
     resolvedBy: row.resolved_by,
     acknowledgedAt: row.acknowledged_at,
+    requestId: row.request_id,
   };
 }
 
@@ -79,6 +82,8 @@ export interface NewDebit {
   readonly policy: DebitPolicy;
   readonly acceptedOffline: boolean;
   readonly createdAt: number;
+  /** The caller's id of this logical debit; at most one row carries it. */
+  readonly requestId?: string;
 }
 
 export interface OpenTotals {
@@ -111,11 +116,16 @@ export class OutboxStore {
     return statement;
   }
 
-  insert(debit: NewDebit): OutboxDebit {
+  /**
+   * The new row, or undefined when a row already carries its request id: the unique index
+   * decides, so of two processes inserting the same request only one row is ever written.
+   */
+  insert(debit: NewDebit): OutboxDebit | undefined {
     const row = this.#sql(
       `INSERT INTO outbox_debits (idempotency_key, gift_card_id, request_body, amount_cents, reference,
-         policy, accepted_offline, state, attempts, created_at, updated_at, next_attempt_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) RETURNING *`,
+         policy, accepted_offline, state, attempts, created_at, updated_at, next_attempt_at, request_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)
+       ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING RETURNING *`,
     ).get(
       debit.idempotencyKey,
       debit.giftCardId,
@@ -127,8 +137,15 @@ export class OutboxStore {
       debit.createdAt,
       debit.createdAt,
       debit.createdAt,
-    ) as unknown as DebitRow;
-    return toDebit(row);
+      debit.requestId ?? null,
+    ) as DebitRow | undefined;
+    return row ? toDebit(row) : undefined;
+  }
+
+  findByRequestId(requestId: string): OutboxDebit | undefined {
+    const row = this.#sql(`SELECT * FROM outbox_debits WHERE request_id = ?`).get(requestId) as
+      DebitRow | undefined;
+    return row ? toDebit(row) : undefined;
   }
 
   get(id: number): OutboxDebit | undefined {
@@ -191,26 +208,98 @@ export class OutboxStore {
   /**
    * The head of each card's queue (its oldest open row), due by `now`, oldest due first.
    * Only heads are ever sent: a card's debits reach the service in the order they were accepted.
+   * A retry time more than `horizonMs` ahead was set before the wall clock went back (no wait
+   * is that long): it is due now, or a step back of two days would hold the card for two days.
    */
-  dueHeads(now: number, limit: number): OutboxDebit[] {
+  dueHeads(now: number, limit: number, horizonMs = Number.MAX_SAFE_INTEGER): OutboxDebit[] {
     const rows = this.#sql(
       `SELECT d.* FROM (
          SELECT min(id) AS id FROM outbox_debits WHERE state IN ('pending', 'sending') GROUP BY gift_card_id
        ) AS heads JOIN outbox_debits AS d ON d.id = heads.id
-       WHERE d.next_attempt_at <= ?
-       ORDER BY d.next_attempt_at, d.id LIMIT ?`,
-    ).all(now, limit) as unknown as DebitRow[];
+       WHERE d.next_attempt_at <= ?1 OR d.next_attempt_at > ?1 + ?2
+       ORDER BY CASE WHEN d.next_attempt_at > ?1 + ?2 THEN ?1 ELSE d.next_attempt_at END, d.id
+       LIMIT ?3`,
+    ).all(now, horizonMs, limit) as unknown as DebitRow[];
     return rows.map(toDebit);
   }
 
-  /** When the next head becomes due; undefined when nothing is open. */
-  nextDueAt(): number | undefined {
+  /** When the next head becomes due (see `dueHeads`); undefined when nothing is open. */
+  nextDueAt(now: number, horizonMs = Number.MAX_SAFE_INTEGER): number | undefined {
     const row = this.#sql(
-      `SELECT min(d.next_attempt_at) AS at FROM (
+      `SELECT min(CASE WHEN d.next_attempt_at > ?1 + ?2 THEN ?1 ELSE d.next_attempt_at END) AS at
+       FROM (
          SELECT min(id) AS id FROM outbox_debits WHERE state IN ('pending', 'sending') GROUP BY gift_card_id
        ) AS heads JOIN outbox_debits AS d ON d.id = heads.id`,
-    ).get() as { at: number | null };
+    ).get(now, horizonMs) as { at: number | null };
     return row.at ?? undefined;
+  }
+
+  /** The service came back: every waiting row is due now (returns how many were waiting). */
+  makePendingDue(now: number): number {
+    const result = this.#sql(
+      `UPDATE outbox_debits SET next_attempt_at = ?1 WHERE state = 'pending' AND next_attempt_at > ?1`,
+    ).run(now);
+    return Number(result.changes);
+  }
+
+  /** The row's times on the service clock (migration 005). */
+  serviceTimes(id: number): DebitServiceTimes | undefined {
+    const row = this.#sql(
+      `SELECT created_service_at, attempt_service_earliest, attempt_service_latest, reached_service_at
+       FROM outbox_debits WHERE id = ?`,
+    ).get(id) as
+      | {
+          created_service_at: number | null;
+          attempt_service_earliest: number | null;
+          attempt_service_latest: number | null;
+          reached_service_at: number | null;
+        }
+      | undefined;
+    if (!row) return undefined;
+    const { attempt_service_earliest: earliest, attempt_service_latest: latest } = row;
+    return {
+      createdAt: row.created_service_at,
+      lastAttempt: earliest === null || latest === null ? null : { earliest, latest },
+      reachedAt: row.reached_service_at,
+    };
+  }
+
+  hasUndatedOpen(): boolean {
+    return (
+      this.#sql(
+        `SELECT 1 FROM outbox_debits
+         WHERE state IN ('pending', 'sending') AND created_service_at IS NULL LIMIT 1`,
+      ).get() !== undefined
+    );
+  }
+
+  /**
+   * Open rows accepted without a service time (by a process that had no dated reply yet) were
+   * accepted before `latest`, the latest reading of the service's clock now: an age counted from
+   * there can only be too short, so such a row expires late, never early.
+   */
+  dateOpenRows(latest: number): number {
+    const result = this.#sql(
+      `UPDATE outbox_debits SET created_service_at = ?
+       WHERE state IN ('pending', 'sending') AND created_service_at IS NULL`,
+    ).run(latest);
+    return Number(result.changes);
+  }
+
+  /**
+   * The service-clock bounds of the attempt under way, once known (the first reply of a process
+   * may come only with the attempt itself). Kept only where the row still has none.
+   */
+  recordAttemptTimes(
+    id: number,
+    attempt: number,
+    bounds: { readonly earliest: number; readonly latest: number },
+  ): void {
+    this.#sql(
+      `UPDATE outbox_debits SET attempt_service_earliest = coalesce(attempt_service_earliest, ?),
+         attempt_service_latest = coalesce(attempt_service_latest, ?)
+       WHERE id = ? AND state = 'sending' AND attempts = ?`,
+    ).run(bounds.earliest, bounds.latest, id, attempt);
   }
 
   /**
@@ -220,6 +309,8 @@ export class OutboxStore {
   recoverInterrupted(now: number): Transition[] {
     const rows = this.#sql(
       `UPDATE outbox_debits SET state = 'pending', next_attempt_at = min(next_attempt_at, ?),
+         reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
+                                   ELSE reached_service_at END,
          may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at, ?),
          last_error_code = 'INTERRUPTED',
          last_error_message = 'the previous sender stopped during this attempt; it is sent again with the same key',
@@ -229,16 +320,33 @@ export class OutboxStore {
     return rows.map((row) => ({ from: 'sending', debit: toDebit(row) }));
   }
 
-  /** Before an attempt: `sending`, attempt count + 1. Fails when the row moved meanwhile. */
-  markSending(id: number, expectedAttempts: number, now: number): Transition | undefined {
+  /**
+   * Before an attempt: `sending`, attempt count + 1, and the service-clock bounds of its start
+   * when known. Fails when the row moved meanwhile.
+   */
+  markSending(
+    id: number,
+    expectedAttempts: number,
+    now: number,
+    serviceBounds?: { readonly earliest: number; readonly latest: number },
+  ): Transition | undefined {
     const before = this.get(id);
     if (!before || before.state !== 'pending' || before.attempts !== expectedAttempts)
       return undefined;
     const row = this.#sql(
       `UPDATE outbox_debits SET state = 'sending', attempts = attempts + 1,
-         first_attempt_at = coalesce(first_attempt_at, ?), last_attempt_at = ?, updated_at = ?
+         first_attempt_at = coalesce(first_attempt_at, ?), last_attempt_at = ?, updated_at = ?,
+         attempt_service_earliest = ?, attempt_service_latest = ?
        WHERE id = ? AND state = 'pending' AND attempts = ? RETURNING *`,
-    ).get(now, now, now, id, expectedAttempts) as DebitRow | undefined;
+    ).get(
+      now,
+      now,
+      now,
+      serviceBounds?.earliest ?? null,
+      serviceBounds?.latest ?? null,
+      id,
+      expectedAttempts,
+    ) as DebitRow | undefined;
     return row ? { from: before.state, debit: toDebit(row) } : undefined;
   }
 
@@ -256,6 +364,8 @@ export class OutboxStore {
         ? (this.#sql(
             `UPDATE outbox_debits SET state = 'applied', reply = ?, new_balance = ?, resolved_at = ?,
                resolved_by = ?, updated_at = ?, last_error_code = NULL, last_error_message = NULL,
+               reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
+                                         ELSE reached_service_at END,
                may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at)
              WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
           ).get(
@@ -270,6 +380,8 @@ export class OutboxStore {
         : (this.#sql(
             `UPDATE outbox_debits SET state = ?, last_error_code = ?, last_error_message = ?,
                resolved_at = ?, resolved_by = 'service', updated_at = ?,
+               reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
+                                         ELSE reached_service_at END,
                may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at)
              WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
           ).get(outcome.state, outcome.error.code, outcome.error.message, now, now, id, attempt) as
@@ -287,9 +399,11 @@ export class OutboxStore {
     const row = this.#sql(
       `UPDATE outbox_debits SET state = 'pending', next_attempt_at = ?, last_error_code = ?,
          last_error_message = ?, updated_at = ?,
-         may_have_reached_at = CASE WHEN ? THEN coalesce(may_have_reached_at, last_attempt_at)
+         reached_service_at = CASE WHEN ?5 AND may_have_reached_at IS NULL
+                                   THEN attempt_service_earliest ELSE reached_service_at END,
+         may_have_reached_at = CASE WHEN ?5 THEN coalesce(may_have_reached_at, last_attempt_at)
                                     ELSE may_have_reached_at END
-       WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
+       WHERE id = ?6 AND state = 'sending' AND attempts = ?7 RETURNING *`,
     ).get(
       retry.nextAttemptAt,
       retry.error.code,
@@ -347,6 +461,7 @@ export class OutboxStore {
     return row ? { from: 'pending', debit: toDebit(row) } : undefined;
   }
 
+  /** By the kiosk's wall clock only: a hint to ask the service its time, never a verdict. */
   hasNeverAttemptedSince(cutoff: number): boolean {
     return (
       this.#sql(
@@ -355,13 +470,26 @@ export class OutboxStore {
     );
   }
 
-  /** Never-attempted rows older than `cutoff`: they cannot have reached the service. */
-  expireNeverAttempted(cutoff: number, now: number, error: FailureNote): Transition[] {
+  /** Never-attempted rows accepted, on the service's clock, by `serviceCutoff`. */
+  hasNeverAttemptedBefore(serviceCutoff: number): boolean {
+    return (
+      this.#sql(
+        `SELECT 1 FROM outbox_debits WHERE state = 'pending' AND attempts = 0
+           AND created_service_at <= ? LIMIT 1`,
+      ).get(serviceCutoff) !== undefined
+    );
+  }
+
+  /**
+   * Never-attempted rows accepted, on the service's clock, by `serviceCutoff`: they cannot have
+   * reached the service. Rows without a service time are never expired here.
+   */
+  expireNeverAttempted(serviceCutoff: number, now: number, error: FailureNote): Transition[] {
     const rows = this.#sql(
       `UPDATE outbox_debits SET state = 'expired', resolved_at = ?, resolved_by = 'expiry',
          last_error_code = ?, last_error_message = ?, updated_at = ?
-       WHERE state = 'pending' AND attempts = 0 AND created_at <= ? RETURNING *`,
-    ).all(now, error.code, error.message, now, cutoff) as unknown as DebitRow[];
+       WHERE state = 'pending' AND attempts = 0 AND created_service_at <= ? RETURNING *`,
+    ).all(now, error.code, error.message, now, serviceCutoff) as unknown as DebitRow[];
     return rows.map((row) => ({ from: 'pending', debit: toDebit(row) }));
   }
 

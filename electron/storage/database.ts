@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { StorageError } from './errors.ts';
+import { createDatabaseFile, databaseFileExists } from './database-file.ts';
+import { prepareDataDir } from './data-dir.ts';
+import { sqliteCodeOf, StorageError, storageErrorOf } from './errors.ts';
 import {
   assertNotNewer,
   checkMigrationList,
@@ -14,7 +15,7 @@ import {
 export const DATABASE_FILE = 'kiosk.sqlite';
 
 export interface OpenDatabaseOptions {
-  /** The kiosk's data directory; created when missing. */
+  /** The kiosk's data directory; created (0700) when missing. */
   readonly dataDir: string;
   readonly fileName?: string;
   /**
@@ -50,19 +51,21 @@ export interface KioskDatabase {
   close(): void;
 }
 
+const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
 
 /**
- * Opens (creating if needed) the kiosk database with the durability settings the outbox relies
- * on, refuses a database from a newer build before changing anything in it, then migrates.
+ * Opens (creating if needed, 0600) the kiosk database with the durability settings the outbox
+ * relies on, refuses a file that is empty, foreign, damaged or from a newer build before changing
+ * anything in it, then migrates. Every failure is a StorageError naming the file.
  */
 export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
   const schema = options.schema;
   const list = schema.migrations;
   checkMigrationList(list);
-  const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  const dataDir = prepareDataDir(options.dataDir);
   const path = join(dataDir, options.fileName ?? DATABASE_FILE);
+  if (!databaseFileExists(path)) createDatabaseFile(path);
 
   let connection: DatabaseSync;
   try {
@@ -71,14 +74,18 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
       enableForeignKeyConstraints: true,
     });
   } catch (error) {
-    throw new StorageError('STORAGE_OPEN_FAILED', `cannot open ${path}: ${messageOf(error)}`, {
-      cause: error,
-    });
+    throw (
+      storageErrorOf(error, path) ??
+      new StorageError('STORAGE_OPEN_FAILED', `cannot open ${path}: ${messageOf(error)}`, {
+        cause: error,
+      })
+    );
   }
 
   try {
-    // The version check comes before any pragma that writes (journal_mode changes the file
-    // header): a newer database must stay exactly as the newer build left it.
+    // Both checks come before any pragma that writes (journal_mode changes the file header): a
+    // damaged database, or one from a newer build, must stay exactly as it was found.
+    assertIntact(connection, path);
     assertNotNewer(connection, path, list);
     const journal = connection.prepare('PRAGMA journal_mode = WAL').get() as
       { journal_mode: string } | undefined;
@@ -109,15 +116,34 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
   } catch (error) {
     if (connection.isOpen) connection.close();
     if (error instanceof StorageError) throw error;
-    if (isSqliteError(error) && error.errcode === SQLITE_NOTADB) {
-      throw new StorageError('STORAGE_NOT_A_DATABASE', `${path} is not a SQLite database`, {
-        cause: error,
-      });
+    const sqliteCode = sqliteCodeOf(error);
+    if (sqliteCode === SQLITE_NOTADB || sqliteCode === SQLITE_CORRUPT) {
+      throw new StorageError(
+        'STORAGE_DATABASE_DAMAGED',
+        `${path} is damaged (${messageOf(error)}); it was left as it is`,
+        { cause: error },
+      );
     }
-    throw new StorageError('STORAGE_OPEN_FAILED', `cannot open ${path}: ${messageOf(error)}`, {
-      cause: error,
-    });
+    throw (
+      storageErrorOf(error, path) ??
+      new StorageError('STORAGE_OPEN_FAILED', `cannot open ${path}: ${messageOf(error)}`, {
+        cause: error,
+      })
+    );
   }
+}
+
+/**
+ * SQLite's check of every page (`integrity_check` without matching each index entry to its row,
+ * so it stays linear in the file's size): a damaged file is refused before a debit is read.
+ */
+function assertIntact(connection: DatabaseSync, path: string): void {
+  const rows = connection.prepare('PRAGMA quick_check(5)').all() as { quick_check: string }[];
+  if (rows.length === 1 && rows[0]!.quick_check === 'ok') return;
+  throw new StorageError(
+    'STORAGE_DATABASE_DAMAGED',
+    `${path} is damaged (PRAGMA quick_check: ${rows.map((row) => row.quick_check.replace(/\s+/g, ' ').trim()).join('; ')}); it was left as it is`,
+  );
 }
 
 function runInTransaction<T>(connection: DatabaseSync, work: () => T): T {
@@ -145,10 +171,6 @@ function runDeferred<T>(connection: DatabaseSync, work: () => T): T {
   } finally {
     connection.exec('PRAGMA synchronous = FULL');
   }
-}
-
-function isSqliteError(error: unknown): error is Error & { errcode: number } {
-  return error instanceof Error && typeof (error as { errcode?: unknown }).errcode === 'number';
 }
 
 function messageOf(error: unknown): string {

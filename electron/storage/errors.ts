@@ -4,7 +4,19 @@
  */
 export type StorageErrorCode =
   | 'STORAGE_SCHEMA_TOO_NEW'
+  /** The data directory is a file, cannot be created, or is not this user's to write. */
+  | 'STORAGE_DATA_DIR_UNUSABLE'
+  /** The database file exists but holds nothing: refused, never re-created over. */
+  | 'STORAGE_DATABASE_EMPTY'
+  /** The database file does not start with the SQLite header. */
   | 'STORAGE_NOT_A_DATABASE'
+  /** SQLite's own check (`PRAGMA quick_check`) or a read found damaged pages. */
+  | 'STORAGE_DATABASE_DAMAGED'
+  | 'STORAGE_FULL'
+  | 'STORAGE_IO_FAILED'
+  | 'STORAGE_ACCESS_DENIED'
+  /** Another process held the write lock for longer than the busy timeout. */
+  | 'STORAGE_BUSY'
   | 'STORAGE_OPEN_FAILED'
   | 'STORAGE_MIGRATION_FAILED'
   | 'STORAGE_MIGRATIONS_INVALID';
@@ -38,4 +50,51 @@ export class SchemaTooNew extends StorageError {
     this.knownVersion = init.knownVersion;
     this.path = init.path;
   }
+}
+
+/** SQLite's primary result codes (the low byte of an extended one) that mean the disk or file. */
+const sqliteStorageCodes: Readonly<Record<number, StorageErrorCode>> = {
+  3: 'STORAGE_ACCESS_DENIED', // SQLITE_PERM
+  5: 'STORAGE_BUSY', // SQLITE_BUSY
+  6: 'STORAGE_BUSY', // SQLITE_LOCKED
+  8: 'STORAGE_ACCESS_DENIED', // SQLITE_READONLY
+  10: 'STORAGE_IO_FAILED', // SQLITE_IOERR
+  11: 'STORAGE_DATABASE_DAMAGED', // SQLITE_CORRUPT
+  13: 'STORAGE_FULL', // SQLITE_FULL
+  14: 'STORAGE_OPEN_FAILED', // SQLITE_CANTOPEN
+  26: 'STORAGE_NOT_A_DATABASE', // SQLITE_NOTADB
+};
+
+/** The same, for a file system call (a settings write, `api --out`): a full or read-only disk. */
+const errnoStorageCodes: Readonly<Record<string, StorageErrorCode>> = {
+  ENOSPC: 'STORAGE_FULL',
+  EDQUOT: 'STORAGE_FULL',
+  EFBIG: 'STORAGE_FULL',
+  EROFS: 'STORAGE_ACCESS_DENIED',
+};
+
+/**
+ * A failure of the disk or of the database met after the database was opened (a commit on a full
+ * disk, a damaged page a query reads), as a StorageError; undefined for anything else. `where`
+ * names the file or directory for the message.
+ */
+export function storageErrorOf(error: unknown, where?: string): StorageError | undefined {
+  if (error instanceof StorageError) return error;
+  if (!(error instanceof Error)) return undefined;
+  const { errcode, code } = error as { errcode?: unknown; code?: unknown };
+  const storageCode =
+    typeof errcode === 'number'
+      ? sqliteStorageCodes[errcode & 0xff]
+      : typeof code === 'string'
+        ? errnoStorageCodes[code]
+        : undefined;
+  if (storageCode === undefined) return undefined;
+  const place = where === undefined ? '' : ` (${where})`;
+  return new StorageError(storageCode, `${error.message}${place}`, { cause: error });
+}
+
+/** SQLite's result code of a `node:sqlite` error, if it is one. */
+export function sqliteCodeOf(error: unknown): number | undefined {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  return error instanceof Error && typeof errcode === 'number' ? errcode & 0xff : undefined;
 }

@@ -9,7 +9,9 @@ export {
   type OpenDatabaseOptions,
   openDatabase,
 } from './database.ts';
-export { SchemaTooNew, StorageError, type StorageErrorCode } from './errors.ts';
+export { DATABASE_FILE_MODE } from './database-file.ts';
+export { DATA_DIR_MODE, prepareDataDir } from './data-dir.ts';
+export { SchemaTooNew, StorageError, type StorageErrorCode, storageErrorOf } from './errors.ts';
 export { Lease, type LeaseHolder, type LeaseOptions } from './lease.ts';
 export {
   type DatabaseSchema,

@@ -1,6 +1,7 @@
-import type { IpcError } from '../../shared/ipc/errors.ts';
+import { AdminPinRefusal, type IpcError } from '../../shared/ipc/errors.ts';
 import type { MessageKey } from './catalogue.ts';
 import type { Formatters } from './formatters.ts';
+import { intlTagOf } from './locale.ts';
 import type { Translate } from './translate.ts';
 
 /** An error in plain words: what happened, and what staff can do or what still works. */
@@ -28,6 +29,9 @@ const byCode: Readonly<Record<string, MessageKey>> = {
   CREDENTIALS_REJECTED: 'error.credentials',
   CREDENTIALS_INVALID: 'error.credentials',
   CREDENTIALS_MISSING: 'error.credentialsMissing',
+  CREDENTIALS_ORIGIN_MISMATCH: 'error.credentialsOtherApi',
+  CREDENTIALS_UNBOUND: 'error.baseUrlRequired',
+  API_BASE_URL_REQUIRED: 'error.baseUrlRequired',
   NOT_CONFIGURED: 'error.credentialsMissing',
   RATE_LIMITED: 'error.rateLimited',
   RESOURCE_NOT_FOUND: 'error.notFound',
@@ -36,6 +40,7 @@ const byCode: Readonly<Record<string, MessageKey>> = {
   INVALID_REQUEST: 'error.invalid',
   IPC_INVALID_REQUEST: 'error.invalid',
   OUTBOX_INVALID_DEBIT: 'error.invalid',
+  REQUEST_ID_REUSED: 'error.invalid',
   CATALOG_INVALID_QUERY: 'error.invalid',
   OUTBOX_NOT_CANCELLABLE: 'error.notCancellable',
   OUTBOX_INVALID_STATE: 'error.notCancellable',
@@ -49,6 +54,7 @@ const byCode: Readonly<Record<string, MessageKey>> = {
   ADMIN_PIN_INVALID: 'error.pinInvalid',
   ADMIN_PIN_LOCKED: 'error.pinLocked',
   ADMIN_PIN_NOT_CONFIGURED: 'error.pinNotConfigured',
+  ADMIN_PIN_UNAVAILABLE: 'error.pinUnavailable',
   VAULT_READ_ONLY: 'error.vaultReadOnly',
   CREDENTIALS_READ_ONLY: 'error.vaultReadOnly',
   NO_VAULT: 'error.vaultUnavailable',
@@ -182,6 +188,17 @@ export function describeError(error: IpcError, t: Translate, fmt: Formatters): E
     const key = printProblemKeys[error.code.slice('PRINT_'.length).toLowerCase()];
     return { title: t(key ?? 'printProblem.printFailed'), detail: null, offline: false };
   }
+  const pin = pinRefusalOf(error);
+  if (pin) {
+    return {
+      title: t(error.code === 'ADMIN_PIN_LOCKED' ? 'error.pinLocked' : 'error.pinInvalid'),
+      detail:
+        pin.retryAfterMs > 0
+          ? t('error.pinNextTry', { time: timeOfDay(pin.nextTryAt, fmt) })
+          : t('error.pinTriesLeft', { count: fmt.integer(pin.triesLeft) }),
+      offline: false,
+    };
+  }
   const key = byCode[error.code];
   if (key) {
     // A lock-out or a rate limit says how long to wait, when main knows.
@@ -197,4 +214,21 @@ export function describeError(error: IpcError, t: Translate, fmt: Formatters): E
     detail: t('error.code', { code: error.code }),
     offline: false,
   };
+}
+
+/** A wrong PIN or a lockout, with the tries left and the next try main sent along. */
+function pinRefusalOf(error: IpcError): AdminPinRefusal | null {
+  if (error.code !== 'ADMIN_PIN_INVALID' && error.code !== 'ADMIN_PIN_LOCKED') return null;
+  const parsed = AdminPinRefusal.safeParse(error.details);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * The time of the next try, to the second: a clock time stays true while the notice is on
+ * screen, where "in 30 s" would not. Main and the renderer share the kiosk's clock.
+ */
+function timeOfDay(iso: string, fmt: Formatters): string {
+  return new Intl.DateTimeFormat(intlTagOf(fmt.locale), { timeStyle: 'medium' }).format(
+    new Date(iso),
+  );
 }

@@ -203,6 +203,12 @@ export const en = {
   'giftCard.debit': 'Debit',
   'giftCard.debitAmount': 'Debit {amount}',
   'giftCard.debiting': 'Debiting…',
+  'giftCard.mayBeStored': 'The debit of {amount} may already be stored.',
+  'giftCard.mayBeStoredDetail':
+    'Its answer was lost on the way. Do not debit the card again: the kiosk is asking what became of this debit and shows it here.',
+  'giftCard.checkingDebit': 'Checking this debit…',
+  'giftCard.checkDebit': 'Check this debit now',
+  'giftCard.replayed': 'This debit had already been stored: it was not made a second time.',
   'amount.none': 'Type the amount with the keypad',
   'keypad.label': 'Numeric keypad',
   'keypad.decimal': 'Decimal separator',
@@ -320,6 +326,7 @@ export const en = {
   'setup.pin': 'Administrator PIN',
   'setup.unlock': 'Unlock',
   'setup.lock': 'Lock setup',
+  'setup.idleLocked': 'Setup locked itself after {time} without use.',
   'setup.saved': 'Settings saved.',
   'setup.credentialsSaved': 'Credentials saved.',
   'setup.service': 'Commerce service',
@@ -331,7 +338,7 @@ export const en = {
   'setup.noSandbox': 'This kiosk has no demo sandbox built in.',
   'setup.baseUrl': 'API base URL',
   'setup.baseUrlInvalid':
-    'Enter an address starting with https:// or http://, with no user name, password, ? or #.',
+    'Enter an address starting with https:// (http:// only for this computer: 127.0.0.1, [::1] or localhost), with no user name, password, ? or #.',
   'setup.serviceNextStart':
     'A change of service takes effect the next time the kiosk starts. Then save the account credentials for it and test the connection.',
   'setup.restartToSandbox': 'Saved: the kiosk will use the demo sandbox from its next start.',
@@ -341,6 +348,13 @@ export const en = {
   'setup.credentialsStored': 'Credentials are stored ({backend}).',
   'setup.credentialsMissing': 'No credentials are stored.',
   'setup.credentialsProblem': 'The credential store has a problem (code {code}).',
+  'setup.requiredTitle': 'No demo: this kiosk has real credentials',
+  'setup.requiredDetail':
+    'Credentials for the Commerce API are configured on this kiosk ({where}), but no API base URL is in use. The demo sandbox never runs beside real credentials, and they are sent nowhere. Set KIOSK_API_BASE_URL, or save the API base URL here with the administrator PIN, then restart the kiosk.',
+  'setup.credentialsOtherApi':
+    'The stored account belongs to {origin}, not to the service set here ({url}): it is never sent there. Enter the account of this service.',
+  'setup.credentialsUnbound':
+    'The stored account does not say which service it belongs to, and no base URL was configured for it: it is sent nowhere. Enter the account again here, or set KIOSK_API_BASE_URL.',
   'setup.writeOnly': 'Credentials are write-only: once saved, they are never shown again.',
   'setup.credentialsReadOnly':
     'These credentials are provisioned by the installation and cannot be changed here.',
@@ -376,6 +390,10 @@ export const en = {
     'The service refused the kiosk’s account. An administrator must check the credentials in Setup.',
   'error.credentialsMissing':
     'No account is set up for the service. An administrator can enter one in Setup.',
+  'error.credentialsOtherApi':
+    'The kiosk’s account belongs to another service address. An administrator must enter the account for this service in Setup.',
+  'error.baseUrlRequired':
+    'Credentials are configured but no service address is set. An administrator must enter the service address in Setup.',
   'error.rateLimited': 'Too many requests at once. Wait a moment and try again.',
   'error.notFound': 'Not found: check the number or identifier.',
   'error.invalid': 'This entry is not valid. Check it and try again.',
@@ -390,6 +408,10 @@ export const en = {
   'error.pinInvalid': 'Wrong PIN.',
   'error.pinLocked': 'Too many wrong PINs: setup is locked for a while.',
   'error.pinNotConfigured': 'No administrator PIN is set on this kiosk, so setup cannot be opened.',
+  'error.pinTriesLeft': 'Tries left before setup locks: {count}.',
+  'error.pinNextTry': 'Next try allowed at {time}.',
+  'error.pinUnavailable':
+    'The kiosk cannot record PIN tries right now (its disk may be full), so setup stays locked. If it lasts, call support.',
   'error.vaultReadOnly':
     'The credentials of this kiosk are provisioned and cannot be changed here.',
   'error.vaultUnavailable': 'The kiosk cannot store credentials securely on this computer.',

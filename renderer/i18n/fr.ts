@@ -202,6 +202,12 @@ export const fr: Catalogue = {
   'giftCard.debit': 'Débiter',
   'giftCard.debitAmount': 'Débiter {amount}',
   'giftCard.debiting': 'Débit en cours…',
+  'giftCard.mayBeStored': 'Le débit de {amount} est peut-être déjà enregistré.',
+  'giftCard.mayBeStoredDetail':
+    'Sa réponse s’est perdue en chemin. Ne débitez pas la carte une nouvelle fois : la borne demande ce qu’est devenu ce débit et l’affiche ici.',
+  'giftCard.checkingDebit': 'Vérification de ce débit…',
+  'giftCard.checkDebit': 'Vérifier ce débit maintenant',
+  'giftCard.replayed': 'Ce débit était déjà enregistré : il n’a pas été fait une seconde fois.',
   'amount.none': 'Saisissez le montant avec le pavé',
   'keypad.label': 'Pavé numérique',
   'keypad.decimal': 'Virgule',
@@ -321,6 +327,7 @@ export const fr: Catalogue = {
   'setup.pin': 'Code administrateur',
   'setup.unlock': 'Déverrouiller',
   'setup.lock': 'Verrouiller les réglages',
+  'setup.idleLocked': 'Les réglages se sont verrouillés après {time} sans utilisation.',
   'setup.saved': 'Réglages enregistrés.',
   'setup.credentialsSaved': 'Identifiants enregistrés.',
   'setup.service': 'Service commercial',
@@ -332,7 +339,7 @@ export const fr: Catalogue = {
   'setup.noSandbox': 'Cette borne n’a pas de bac à sable de démonstration intégré.',
   'setup.baseUrl': 'URL de base de l’API',
   'setup.baseUrlInvalid':
-    'Saisissez une adresse commençant par https:// ou http://, sans nom d’utilisateur, mot de passe, ? ni #.',
+    'Saisissez une adresse commençant par https:// (http:// seulement pour cet ordinateur : 127.0.0.1, [::1] ou localhost), sans nom d’utilisateur, mot de passe, ? ni #.',
   'setup.serviceNextStart':
     'Un changement de service prend effet au prochain démarrage de la borne. Enregistrez ensuite les identifiants du compte pour ce service et testez la connexion.',
   'setup.restartToSandbox':
@@ -343,6 +350,13 @@ export const fr: Catalogue = {
   'setup.credentialsStored': 'Les identifiants sont enregistrés ({backend}).',
   'setup.credentialsMissing': 'Aucun identifiant enregistré.',
   'setup.credentialsProblem': 'Le stockage des identifiants a un problème (code {code}).',
+  'setup.requiredTitle': 'Pas de démo : cette borne a de vrais identifiants',
+  'setup.requiredDetail':
+    'Des identifiants de l’API Commerce sont configurés sur cette borne ({where}), mais aucune adresse de l’API n’est utilisée. Le bac à sable de démonstration ne tourne jamais à côté de vrais identifiants, et ceux-ci ne sont envoyés nulle part. Définissez KIOSK_API_BASE_URL, ou enregistrez ici l’adresse de l’API avec le code administrateur, puis redémarrez la borne.',
+  'setup.credentialsOtherApi':
+    'Le compte enregistré appartient à {origin}, pas au service choisi ici ({url}) : il ne lui est jamais envoyé. Saisissez le compte de ce service.',
+  'setup.credentialsUnbound':
+    'Le compte enregistré ne dit pas à quel service il appartient, et aucune adresse n’a été configurée pour lui : il n’est envoyé nulle part. Saisissez de nouveau le compte ici, ou définissez KIOSK_API_BASE_URL.',
   'setup.writeOnly':
     'Les identifiants sont en écriture seule : une fois enregistrés, ils ne sont plus jamais affichés.',
   'setup.credentialsReadOnly':
@@ -379,6 +393,10 @@ export const fr: Catalogue = {
     'Le service a refusé le compte de la borne. Un administrateur doit vérifier les identifiants dans les réglages.',
   'error.credentialsMissing':
     'Aucun compte n’est configuré pour le service. Un administrateur peut en saisir un dans les réglages.',
+  'error.credentialsOtherApi':
+    'Le compte de la borne appartient à une autre adresse de service. Un administrateur doit saisir le compte de ce service dans les réglages.',
+  'error.baseUrlRequired':
+    'Des identifiants sont configurés mais aucune adresse de service n’est définie. Un administrateur doit saisir l’adresse du service dans les réglages.',
   'error.rateLimited': 'Trop de demandes à la fois. Patientez un instant puis réessayez.',
   'error.notFound': 'Introuvable : vérifiez le numéro ou l’identifiant.',
   'error.invalid': 'Cette saisie n’est pas valable. Vérifiez-la et réessayez.',
@@ -396,6 +414,10 @@ export const fr: Catalogue = {
   'error.pinLocked': 'Trop de codes incorrects : les réglages sont bloqués un moment.',
   'error.pinNotConfigured':
     'Aucun code administrateur n’est défini sur cette borne : les réglages ne peuvent pas être ouverts.',
+  'error.pinTriesLeft': 'Essais restants avant le blocage des réglages : {count}.',
+  'error.pinNextTry': 'Prochain essai possible à {time}.',
+  'error.pinUnavailable':
+    'La borne ne peut pas enregistrer les essais de code en ce moment (son disque est peut-être plein) : les réglages restent verrouillés. Si cela dure, appelez l’assistance.',
   'error.vaultReadOnly':
     'Les identifiants de cette borne sont fournis par l’installation et ne peuvent pas être changés ici.',
   'error.vaultUnavailable':

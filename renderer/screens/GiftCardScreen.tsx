@@ -1,6 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import { MAX_DEBIT_REFERENCE_LENGTH } from '../../shared/ipc/gift-cards.ts';
 import { AmountField } from '../components/AmountField.tsx';
+import { DebitMayBeStored } from '../components/DebitMayBeStored.tsx';
 import { DebitOutcomePanel } from '../components/DebitOutcomePanel.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { GiftCardSummary } from '../components/GiftCardSummary.tsx';
@@ -25,6 +26,9 @@ export function GiftCardScreen() {
   const debit = useKiosk('giftCard', (s) => s.debit);
   const delivery = useKiosk('giftCard', (s) => s.delivery);
   const debitError = useKiosk('giftCard', (s) => s.debitError);
+  const confirmation = useKiosk('giftCard', (s) => s.confirmation);
+  const lostReply = useKiosk('giftCard', (s) => s.lostReply);
+  const replayed = useKiosk('giftCard', (s) => s.replayed);
   const value = amountValue(amount);
 
   const lookup = (event: FormEvent) => {
@@ -72,10 +76,19 @@ export function GiftCardScreen() {
           {looking && <p role="status">{t('common.loading')}</p>}
           {lookupError && <ErrorNotice error={lookupError} />}
           {card && <GiftCardSummary card={card} />}
+          {lostReply && confirmation && (
+            <DebitMayBeStored
+              confirmation={confirmation}
+              checking={debiting}
+              onCheck={() => void giftCard.getState().checkDebit()}
+            />
+          )}
           {debit && <DebitOutcomePanel debit={debit} delivery={delivery} />}
+          {debit && replayed && <p data-testid="debit-replayed">{t('giftCard.replayed')}</p>}
           {debitError && <ErrorNotice error={debitError} />}
         </div>
-        {card && (
+        {/* Until main says what became of a debit whose reply was lost, no new one is offered. */}
+        {card && !lostReply && (
           <form className="debit-form" onSubmit={submit} aria-label={t('giftCard.debitForm')}>
             <AmountField
               label={t('giftCard.amount')}

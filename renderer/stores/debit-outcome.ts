@@ -1,4 +1,6 @@
+import { type IpcError, ipcErrorCodes } from '../../shared/ipc/errors.ts';
 import type { DebitGiftCardReply, DebitView } from '../../shared/ipc/gift-cards.ts';
+import { TRANSPORT_ERROR } from './call.ts';
 
 /**
  * What staff need to know about a debit, from main's view of it:
@@ -29,4 +31,20 @@ export function outcomeOf(
         ? 'storedOffline'
         : 'waiting';
   }
+}
+
+/**
+ * Failures after which a debit may be stored all the same: the request may have reached main and
+ * only its reply was lost (the transport failed, main failed after the commit or broke the
+ * contract in its reply). Every other failure is a refusal made before anything was stored: bad
+ * input, an offline limit, the service required while offline.
+ */
+const lostReplyCodes: ReadonlySet<string> = new Set([
+  TRANSPORT_ERROR,
+  ipcErrorCodes.transport,
+  ipcErrorCodes.internal,
+]);
+
+export function mayBeStored(error: IpcError): boolean {
+  return lostReplyCodes.has(error.code);
 }

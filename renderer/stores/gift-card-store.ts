@@ -10,9 +10,27 @@ import type {
 } from '../../shared/ipc/gift-cards.ts';
 import { amountValue } from '../input/amount-entry.ts';
 import { settle } from './call.ts';
+import {
+  type ConfirmationStorage,
+  type DebitConfirmation,
+  sessionConfirmationStorage,
+} from './debit-confirmation.ts';
+import { mayBeStored } from './debit-outcome.ts';
 
 /** How long main may wait for the service before replying: most answers come well within it. */
 export const DEBIT_WAIT_MS = 8_000;
+
+/**
+ * After a lost reply main is asked again after each of these waits in turn (the last repeated),
+ * until it answers: at once for a glitch, then more slowly while the host restarts.
+ */
+export const RECHECK_DELAYS_MS: readonly number[] = [0, 1_000, 2_000, 5_000, 10_000, 15_000];
+
+export interface GiftCardStoreOptions {
+  /** Where a confirmation waiting for its outcome survives a reload; default sessionStorage. */
+  readonly storage?: ConfirmationStorage;
+  readonly recheckDelaysMs?: readonly number[];
+}
 
 export interface GiftCardState {
   readonly cardId: string;
@@ -27,11 +45,25 @@ export interface GiftCardState {
   readonly debit: DebitView | null;
   readonly delivery: DebitGiftCardReply['delivery'] | null;
   readonly debitError: IpcError | null;
+  /**
+   * The debit staff confirmed, until its outcome is on screen: every retry sends it again with
+   * its request id, so main stores it once however many times it is sent.
+   */
+  readonly confirmation: DebitConfirmation | null;
+  /**
+   * The reply about `confirmation` was lost: the debit may be stored. Main is asked again (same
+   * request id) until it answers; no new debit is offered meanwhile.
+   */
+  readonly lostReply: boolean;
+  /** The debit shown was already stored when its confirmation was sent again. */
+  readonly replayed: boolean;
   setCardId(cardId: string): void;
   lookup(): Promise<void>;
   setAmount(amount: string): void;
   setReference(reference: string): void;
   submitDebit(): Promise<void>;
+  /** After a lost reply: ask main about the confirmed debit now. */
+  checkDebit(): Promise<void>;
   applyEvent(event: OutboxChanged): void;
   /** Next customer: forget the card, the amount and the outcome. */
   clear(): void;
@@ -50,6 +82,9 @@ const fresh = {
   debit: null,
   delivery: null,
   debitError: null,
+  confirmation: null,
+  lostReply: false,
+  replayed: false,
 } as const;
 
 /**
@@ -59,9 +94,15 @@ const fresh = {
 export function createGiftCardStore(
   api: KioskApi,
   connectivity: () => ConnectivityState | null = () => null,
+  {
+    storage = sessionConfirmationStorage(),
+    recheckDelaysMs = RECHECK_DELAYS_MS,
+  }: GiftCardStoreOptions = {},
 ): GiftCardStore {
   return createStore<GiftCardState>()((set, get) => {
     let lookupGeneration = 0;
+    let recheck: ReturnType<typeof setTimeout> | undefined;
+    let lostReplies = 0;
     // The newest view of each debit the events showed: an event can overtake the reply that
     // tells which debit is ours.
     const seen = new Map<number, DebitView>();
@@ -73,18 +114,84 @@ export function createGiftCardStore(
     const reread = async (giftCardId: string) => {
       const mine = ++lookupGeneration;
       const reply = await settle(api.getGiftCard({ giftCardId }));
-      if (mine !== lookupGeneration || get().card?.id !== giftCardId) return;
+      // The card on screen, or the one a reload left without its details yet.
+      const shown = get().card?.id ?? get().cardId;
+      if (mine !== lookupGeneration || shown !== giftCardId) return;
       // Only a fresh read may replace the balance: the service computes it, not the kiosk.
       if (reply.ok) set({ card: reply.value });
     };
 
+    /** This confirmation is over (an outcome, a refusal, or staff moved on). */
+    const settleConfirmation = () => {
+      if (recheck !== undefined) clearTimeout(recheck);
+      recheck = undefined;
+      lostReplies = 0;
+      storage.save(null);
+    };
+
+    const send = async (confirmation: DebitConfirmation) => {
+      if (recheck !== undefined) clearTimeout(recheck);
+      recheck = undefined;
+      set({ debiting: true, debitError: null });
+      const reply = await settle(
+        api.debitGiftCard({
+          requestId: confirmation.requestId,
+          giftCardId: confirmation.giftCardId,
+          amount: confirmation.amount,
+          ...(confirmation.reference === undefined ? {} : { reference: confirmation.reference }),
+          policy: 'prefer_online',
+          waitMs: connectivity() === 'offline' ? 0 : DEBIT_WAIT_MS,
+        }),
+      );
+      // Staff moved on (another card) meanwhile: that confirmation is no longer on screen.
+      if (get().confirmation?.requestId !== confirmation.requestId) return;
+      if (reply.ok) {
+        settleConfirmation();
+        const debit = newest(reply.value.debit);
+        set({
+          confirmation: null,
+          lostReply: false,
+          debiting: false,
+          debit,
+          delivery: reply.value.delivery,
+          replayed: reply.value.replayed,
+          amount: '',
+        });
+        if (debit.state === 'applied') await reread(confirmation.giftCardId);
+        return;
+      }
+      if (mayBeStored(reply.error)) {
+        // Never a fresh form here: the same request is sent again until main says what it is.
+        set({ debiting: false, lostReply: true });
+        const delay = recheckDelaysMs[Math.min(lostReplies, recheckDelaysMs.length - 1)] ?? 0;
+        lostReplies += 1;
+        recheck = setTimeout(() => void send(confirmation), delay);
+        return;
+      }
+      // Refused before anything was stored: the next confirmation is another debit.
+      settleConfirmation();
+      set({ confirmation: null, lostReply: false, debiting: false, debitError: reply.error });
+    };
+
+    // A reload came between a confirmation and its outcome: ask main about that same debit.
+    const restored = storage.load();
+    if (restored) {
+      queueMicrotask(() => {
+        if (get().confirmation?.requestId !== restored.requestId) return;
+        void reread(restored.giftCardId);
+        void send(restored);
+      });
+    }
+
     return {
       ...fresh,
+      ...(restored ? { cardId: restored.giftCardId, confirmation: restored, lostReply: true } : {}),
       setCardId: (cardId) => set({ cardId }),
       lookup: async () => {
         const giftCardId = get().cardId.trim();
         if (giftCardId === '') return;
         const mine = ++lookupGeneration;
+        settleConfirmation();
         set({ ...fresh, cardId: giftCardId, looking: true });
         const reply = await settle(api.getGiftCard({ giftCardId }));
         if (mine !== lookupGeneration) return;
@@ -94,27 +201,26 @@ export function createGiftCardStore(
       setAmount: (amount) => set({ amount }),
       setReference: (reference) => set({ reference }),
       submitDebit: async () => {
-        const { card, amount, reference, debiting } = get();
+        const { card, amount, reference, debiting, confirmation } = get();
+        if (debiting) return;
+        // A confirmation still without its outcome is sent again, never replaced by another.
+        if (confirmation) return send(confirmation);
         const value = amountValue(amount);
-        if (!card || value === null || debiting) return;
-        set({ debiting: true, debit: null, delivery: null, debitError: null });
-        const reply = await settle(
-          api.debitGiftCard({
-            giftCardId: card.id,
-            amount: value,
-            ...(reference.trim() === '' ? {} : { reference: reference.trim() }),
-            policy: 'prefer_online',
-            waitMs: connectivity() === 'offline' ? 0 : DEBIT_WAIT_MS,
-          }),
-        );
-        if (get().card?.id !== card.id) return;
-        if (!reply.ok) {
-          set({ debiting: false, debitError: reply.error });
-          return;
-        }
-        const debit = newest(reply.value.debit);
-        set({ debiting: false, debit, delivery: reply.value.delivery, amount: '' });
-        if (debit.state === 'applied') await reread(card.id);
+        if (!card || value === null) return;
+        const next: DebitConfirmation = {
+          requestId: crypto.randomUUID(),
+          giftCardId: card.id,
+          amount: value,
+          ...(reference.trim() === '' ? {} : { reference: reference.trim() }),
+        };
+        // Kept before it is sent: a reload from here on asks about this debit, not a new one.
+        storage.save(next);
+        set({ confirmation: next, debit: null, delivery: null, replayed: false, debitError: null });
+        await send(next);
+      },
+      checkDebit: async () => {
+        const { confirmation, debiting } = get();
+        if (confirmation && !debiting) await send(confirmation);
       },
       applyEvent: (event) => {
         if (!('debit' in event)) return;
@@ -131,6 +237,7 @@ export function createGiftCardStore(
       },
       clear: () => {
         lookupGeneration++;
+        settleConfirmation();
         set(fresh);
       },
     };

@@ -80,6 +80,9 @@ export function startKioskStores(
       const now = state.settings?.settings;
       const before = previous.settings?.settings;
       if (!now || now === before) return;
+      // Credentials configured but no service chosen: the kiosk opens on setup, which says why.
+      if (!before && state.settings?.credentials.problem?.code === 'API_BASE_URL_REQUIRED')
+        stores.navigation.getState().go('setup');
       // At start-up the kiosk's language is the setting's (main's default is the system
       // language); later, a saved change. A staff switch in the status bar lasts until then.
       if (!before || now.locale !== before.locale) stores.locale.getState().setLocale(now.locale);

@@ -23,6 +23,8 @@ export interface SetupState {
    * message carries it and main checks it again (the renderer's unlock is a courtesy, not a gate).
    */
   readonly unlockedWith: string | null;
+  /** Setup locked itself for want of use: the screen says so until a PIN is typed. */
+  readonly idleLocked: boolean;
   readonly saving: boolean;
   readonly saved: SetupSaved;
   readonly saveError: IpcError | null;
@@ -32,7 +34,8 @@ export interface SetupState {
   load(): Promise<void>;
   setPinEntry(pin: string): void;
   unlock(): Promise<void>;
-  lock(): void;
+  /** Forgets the PIN (typed or unlocking); `idle`: nobody used setup for a while. */
+  lock(reason?: 'idle'): void;
   /** Only the keys given change; main validates them again and applies them. */
   update(changes: KioskSettingsChanges): Promise<boolean>;
   /** Write-only: nothing ever reads them back. */
@@ -43,6 +46,8 @@ export interface SetupState {
 export type SetupStore = StoreApi<SetupState>;
 
 export function createSetupStore(api: KioskApi): SetupStore {
+  // Bumped by every lock: a PIN check still on its way when setup locks opens nothing.
+  let session = 0;
   return createStore<SetupState>()((set, get) => ({
     settings: null,
     settingsError: null,
@@ -50,6 +55,7 @@ export function createSetupStore(api: KioskApi): SetupStore {
     checkingPin: false,
     pinError: null,
     unlockedWith: null,
+    idleLocked: false,
     saving: false,
     saved: null,
     saveError: null,
@@ -61,26 +67,31 @@ export function createSetupStore(api: KioskApi): SetupStore {
       if (reply.ok) set({ settings: reply.value, settingsError: null });
       else set({ settingsError: reply.error });
     },
-    setPinEntry: (pinEntry) => set({ pinEntry, pinError: null }),
+    setPinEntry: (pinEntry) => set({ pinEntry, pinError: null, idleLocked: false }),
     unlock: async () => {
       const pin = get().pinEntry;
       if (pin.length < 4 || get().checkingPin) return;
+      const askedIn = session;
       set({ checkingPin: true, pinError: null });
       const reply = await settle(api.checkAdminPin({ pin }));
-      if (!reply.ok) set({ checkingPin: false, pinEntry: '', pinError: reply.error });
+      if (askedIn !== session) set({ checkingPin: false });
+      else if (!reply.ok) set({ checkingPin: false, pinEntry: '', pinError: reply.error });
       else if (!reply.value.valid) set({ checkingPin: false, pinEntry: '', pinError: 'invalid' });
       else set({ checkingPin: false, pinEntry: '', unlockedWith: pin, saved: null, test: null });
     },
-    lock: () =>
+    lock: (reason) => {
+      session += 1;
       set({
         unlockedWith: null,
+        idleLocked: reason === 'idle',
         pinEntry: '',
         pinError: null,
         saved: null,
         saveError: null,
         test: null,
         testError: null,
-      }),
+      });
+    },
     update: async (changes) => {
       const adminPin = get().unlockedWith;
       if (adminPin === null) return false;

@@ -69,6 +69,13 @@ export function buildApp(state: SandboxState, options: AppOptions): FastifyInsta
     );
   });
 
+  // A service dates its replies by its own clock, and the kiosk judges the key retention on it:
+  // the sandbox's is the one its control surface moves.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('date', state.clock.now().toUTCString());
+    return payload;
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     state.log.info('request', {
       method: request.method,

@@ -44,8 +44,11 @@ export type GiftCard = z.infer<typeof GiftCard>;
 
 export const GiftCardQuery = z.strictObject({ include: commaList(giftCardIncludes).optional() });
 
-/** Cents matter: a debit is a positive EUR amount with at most two decimals. */
-const DebitAmount = z
+/**
+ * Cents matter: a debit is a positive EUR amount with at most two decimals. The one rule of every
+ * door that takes a debit (this body, the IPC message, `kioskctl outbox enqueue --amount`).
+ */
+export const DebitAmount = z
   .number()
   .positive()
   .max(100_000)
@@ -53,17 +56,30 @@ const DebitAmount = z
     message: 'amount has more than two decimals',
   });
 
+/**
+ * A debit reference: letters, digits, spaces and `. : / # - _`, 1 to 64 characters. It ends up in
+ * the service's usages, on receipts and in our logs, so nothing that could be personal data (an
+ * e-mail address) and no line break (a forged log or receipt line). The callers' reference
+ * (`shared/ipc/gift-cards.ts`, `CallerDebitReference`) is this rule with room for the outbox's
+ * unique suffix.
+ */
+export const DebitReference = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[\w .:/#-]+$/, { message: 'letters, digits, spaces and . : / # - _ only' });
+
 export const GiftCardDebit = z
   .strictObject({
     amount: DebitAmount,
     currency: Currency,
-    reference: z.string().min(1).max(64).optional(),
+    reference: DebitReference.optional(),
     shopId: Id.optional(),
   })
   .meta({
     id: 'GiftCardDebit',
     'x-assumption':
-      'The body is not shown. We assume the amount to debit in EUR, the currency, an optional client reference (found back in the usages) and the shop.',
+      'The body is not shown. We assume the amount to debit in EUR, the currency, an optional client reference (found back in the usages; we send only letters, digits, spaces and . : / # - _) and the shop.',
   });
 export type GiftCardDebit = z.infer<typeof GiftCardDebit>;
 

@@ -6,11 +6,21 @@ import { z } from 'zod';
  * so the query helpers accept both and always output the typed value.
  */
 
+/**
+ * Text that is well-formed Unicode. A lone UTF-16 surrogate (`"\ud800"`) is a valid JS string and
+ * valid JSON, but no UTF-8 can hold it: SQLite stores U+FFFD instead (a debit filed under another
+ * card), a URL encoder throws (an internal error), a search normalises it away (everything
+ * matches). Every id and text a door takes is built on this.
+ */
+export const Text = z.string().refine((value) => value.isWellFormed(), {
+  message: 'not well-formed Unicode (a lone UTF-16 surrogate)',
+});
+
 /** Opaque public identifier: never a UUID validator (`customer_...`, `shop_...` exist). */
-export const Id = z.string().min(1);
+export const Id = Text.min(1);
 
 /** An identifier filter of the spec's limits table: 1 to 64 characters. */
-export const IdFilter = z.string().min(1).max(64);
+export const IdFilter = Text.min(1).max(64);
 
 /** ISO 8601 date-time with an offset or `Z`. */
 export const DateTime = z.iso.datetime({ offset: true });

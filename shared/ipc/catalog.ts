@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CatalogProduct, CharacteristicEntry, ItemEntry, ShopRef, Stock } from '../api/catalog.ts';
 import { MAX_SEARCH_LENGTH } from '../api/products.ts';
+import { Text } from '../api/primitives.ts';
 import { Shop } from '../api/referentials.ts';
 import { EmptyRequest, IsoTime, PageLimit, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
@@ -28,7 +29,7 @@ export const SearchProductsRequest = z.strictObject({
    * What staff typed: words in any order, accents and case ignored, each a prefix; empty lists
    * everything. Asking the service sends it as `search`, so it has that parameter's limit.
    */
-  text: z.string().max(MAX_SEARCH_LENGTH),
+  text: Text.max(MAX_SEARCH_LENGTH),
   /** Only products with an item in this shop (and, with `availableOnly`, an available one). */
   shopId: RecordId.optional(),
   /** With a shop: an available item there; without: the service's product-level stock. */

@@ -6,8 +6,14 @@ import { IdFilter } from '../api/primitives.ts';
  * from a URL, so nothing here coerces: a number sent as "3" is refused, not converted.
  */
 
-/** A record identifier as the service returned it (the spec's 1 to 64 characters). */
-export const RecordId = IdFilter;
+/**
+ * A record identifier as the service returned it: the spec's 1 to 64 characters, well-formed
+ * Unicode, no surrounding spaces (a pasted id keeps none; a stored one must be the service's own).
+ * The one id rule of every door that names a record (IPC, the browser host, `kioskctl outbox`).
+ */
+export const RecordId = IdFilter.refine((value) => value.trim() === value, {
+  message: 'no spaces around an identifier',
+});
 
 export const Page = z.number().int().min(1).max(10_000);
 export const PageLimit = z.number().int().min(1).max(100);

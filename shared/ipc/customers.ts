@@ -8,6 +8,7 @@ import {
   criterionMaxLength,
   historyFamilies,
 } from '../api/customers.ts';
+import { Text } from '../api/primitives.ts';
 import { Page, PageLimit, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
 
@@ -19,10 +20,10 @@ import { defineMessage } from './message.ts';
  */
 export const SearchCustomersRequest = z.strictObject({
   email: z.email().max(criterionMaxLength.email),
-  lastName: z.string().trim().min(1).max(criterionMaxLength.lastName).optional(),
-  firstName: z.string().trim().min(1).max(criterionMaxLength.firstName).optional(),
-  phone: z.string().trim().min(1).max(criterionMaxLength.phone).optional(),
-  postalCode: z.string().trim().min(1).max(criterionMaxLength.postalCode).optional(),
+  lastName: Text.trim().min(1).max(criterionMaxLength.lastName).optional(),
+  firstName: Text.trim().min(1).max(criterionMaxLength.firstName).optional(),
+  phone: Text.trim().min(1).max(criterionMaxLength.phone).optional(),
+  postalCode: Text.trim().min(1).max(criterionMaxLength.postalCode).optional(),
   page: Page.optional(),
   limit: PageLimit.optional(),
 });

@@ -17,7 +17,7 @@ export type IpcError = z.infer<typeof IpcError>;
 /**
  * Codes the IPC layer itself produces. Service failures keep their own stable codes: the API's
  * (`RESOURCE_NOT_FOUND`, `NETWORK_ERROR`, `CREDENTIALS_REJECTED`...), the catalogue's
- * (`CATALOG_*`), the outbox's (`OUTBOX_*`) and the printing problems (`PRINT_*`).
+ * (`CATALOG_*`), the outbox's (`OUTBOX_*`, `REQUEST_ID_REUSED`) and the printing problems (`PRINT_*`).
  */
 export const ipcErrorCodes = {
   /** The payload does not match the message's request schema; `details.issues` says where. */
@@ -38,13 +38,38 @@ export const ipcErrorCodes = {
   internal: 'IPC_INTERNAL_ERROR',
   /** A settings or credentials change needs the administrator PIN. */
   adminPinRequired: 'ADMIN_PIN_REQUIRED',
+  /** A wrong PIN; `details` (`AdminPinRefusal`) say how many tries are left and when the next is. */
   adminPinInvalid: 'ADMIN_PIN_INVALID',
-  /** Too many wrong PINs: `details.retryAfterMs` says how long to wait. */
+  /** Too many wrong PINs: `details` (`AdminPinRefusal`) say when the next try is allowed. */
   adminPinLocked: 'ADMIN_PIN_LOCKED',
   /** No administrator PIN is configured on this kiosk, so nothing can be unlocked. */
   adminPinNotConfigured: 'ADMIN_PIN_NOT_CONFIGURED',
+  /**
+   * The kiosk cannot record a PIN try (full disk, data directory not writable), so it checks
+   * none: a try that is not counted would escape the lockout.
+   */
+  adminPinUnavailable: 'ADMIN_PIN_UNAVAILABLE',
 } as const;
 export type IpcErrorCode = (typeof ipcErrorCodes)[keyof typeof ipcErrorCodes];
+
+/**
+ * A debit's request id (`debitGiftCard`'s `requestId`, `kioskctl outbox enqueue --request-id`)
+ * already names another debit: another card, amount or reference. Nothing was stored; a new
+ * logical debit needs a new request id.
+ */
+export const REQUEST_ID_REUSED = 'REQUEST_ID_REUSED';
+
+/**
+ * The `details` of ADMIN_PIN_INVALID and ADMIN_PIN_LOCKED: how many wrong PINs are still allowed
+ * before setup locks, and when the next try is (now when `retryAfterMs` is 0). `nextTryAt` is on
+ * the kiosk's clock, which main and the renderer share.
+ */
+export const AdminPinRefusal = z.object({
+  triesLeft: z.number().int().min(0),
+  retryAfterMs: z.number().int().min(0),
+  nextTryAt: z.iso.datetime(),
+});
+export type AdminPinRefusal = z.infer<typeof AdminPinRefusal>;
 
 /** Every reply is a value: a result or a typed error, never a thrown exception across IPC. */
 export type IpcResult<T> =

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import {
+  DebitAmount,
+  DebitReference,
   GiftCard,
-  GiftCardDebit,
   GiftCardDebitReceipt,
   GiftCardUsage,
   giftCardIncludes,
@@ -67,24 +68,36 @@ export type OutboxConnectivity = z.infer<typeof OutboxConnectivity>;
 /** The outbox appends a 17-character unique suffix to the caller's reference (64 in all). */
 export const MAX_DEBIT_REFERENCE_LENGTH = 47;
 
+/**
+ * The caller's reference (a sale number...): the service's rule (`DebitReference`) with room for
+ * the outbox's suffix, surrounding spaces trimmed. The one rule of every door: this message,
+ * `kioskctl outbox enqueue --reference` and `Outbox.enqueue` itself.
+ */
+export const CallerDebitReference = z
+  .string()
+  .trim()
+  .pipe(DebitReference.max(MAX_DEBIT_REFERENCE_LENGTH));
+
 export const GetGiftCardRequest = z.strictObject({
   giftCardId: RecordId,
   include: z.array(z.enum(giftCardIncludes)).min(1).max(giftCardIncludes.length).optional(),
 });
 export type GetGiftCardRequest = z.input<typeof GetGiftCardRequest>;
 
+/**
+ * One logical debit: minted (UUID v4) when staff confirm, sent again with every retry of that
+ * confirmation until an outcome is on screen. The outbox stores at most one debit per request id:
+ * a retry gets the debit already stored (its state, its receipt), never a second one.
+ */
+export const DebitRequestId = z.uuid({ version: 'v4' });
+
 export const DebitGiftCardRequest = z.strictObject({
+  requestId: DebitRequestId,
   giftCardId: RecordId,
   /** EUR, positive, at most two decimals (the API's own rule). */
-  amount: GiftCardDebit.shape.amount,
+  amount: DebitAmount,
   /** The sale number or any staff reference; found back in the card's usages. */
-  reference: z
-    .string()
-    .trim()
-    .min(1)
-    .max(MAX_DEBIT_REFERENCE_LENGTH)
-    .regex(/^[\w .:/#-]+$/u, { message: 'letters, digits, spaces and . : / # - _ only' })
-    .optional(),
+  reference: CallerDebitReference.optional(),
   policy: DebitPolicy,
   /** How long to wait for the service's answer before replying (0: reply once stored). */
   waitMs: z.number().int().min(0).max(30_000).optional(),
@@ -122,6 +135,8 @@ export const DebitGiftCardReply = z.object({
   connectivity: OutboxConnectivity,
   /** The debit reached a final state (applied, refused...) within `waitMs`. */
   settled: z.boolean(),
+  /** This request id was already stored: the debit is the one accepted then, not a new one. */
+  replayed: z.boolean(),
 });
 export type DebitGiftCardReply = z.infer<typeof DebitGiftCardReply>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Text } from '../api/primitives.ts';
 import { AdminPin, EmptyRequest, IsoTime } from './common.ts';
 import { ConnectivityState, OutboxLimits } from './gift-cards.ts';
 import { defineMessage } from './message.ts';
@@ -17,12 +18,30 @@ export const CredentialStatus = z.object({
   problem: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** A weakness the configuration accepted (plaintext allowed), for the administrator. */
   warning: z.string().nullable().optional(),
+  /**
+   * The API origin the credentials are bound to: they are never sent anywhere else. Null when
+   * none is known (nothing stored, or credentials that name none and were given no base URL).
+   */
+  origin: z.string().nullable().optional(),
   /** Backends passed over before the one in use, and why (no Secret Service running...). */
   skipped: z
     .array(z.object({ backend: z.string(), code: z.string(), reason: z.string() }))
     .optional(),
 });
 export type CredentialStatus = z.infer<typeof CredentialStatus>;
+
+/**
+ * The service's clock against the kiosk's, from the API's `Date` headers, and the steps of the
+ * kiosk's wall clock this run saw (forward: set ahead, or the machine slept), for the technician.
+ */
+export const ServiceClockStatus = z.object({
+  /** Service time minus kiosk time, ms; null before the first reply. */
+  offsetMs: z.number().nullable(),
+  uncertaintyMs: z.number().nullable(),
+  syncedAt: IsoTime.nullable(),
+  steps: z.array(z.object({ at: IsoTime, stepMs: z.number() })),
+});
+export type ServiceClockStatus = z.infer<typeof ServiceClockStatus>;
 
 export const KioskStatus = z.object({
   connectivity: ConnectivityState,
@@ -41,6 +60,7 @@ export const KioskStatus = z.object({
   }),
   credentials: CredentialStatus,
   startedAt: IsoTime,
+  clock: ServiceClockStatus.optional(),
 });
 export type KioskStatus = z.infer<typeof KioskStatus>;
 
@@ -60,16 +80,40 @@ export function localeOfTag(tag: string | undefined | null): KioskLocale {
 }
 
 /**
- * The Commerce API's base URL as an administrator types it: http or https, a host, optionally a
- * path prefix; never a user or password (credentials go to the vault), a query or a fragment.
+ * http only to this machine: 127.0.0.0/8 written as four decimal numbers, `[::1]` or
+ * `localhost`, then an optional port. Read from the text as typed (this folder has no `URL`), so
+ * other spellings of a loopback address (`2130706433`, `0x7f.1`) are refused rather than trusted.
+ */
+const LOOPBACK_HTTP =
+  /^http:\/\/(?:127(?:\.\d{1,3}){3}|\[::1\]|localhost)(?::\d{1,5})?(?:[/?#]|$)/i;
+
+/**
+ * The Commerce API's base URL, the one rule of every door (setup, the settings file,
+ * KIOSK_API_BASE_URL, the integrator's `baseUrl`, `kioskctl --base-url`, the origin credentials
+ * are bound to): https, or http to a loopback address only (the password and the token never
+ * cross a network in clear); a host, optionally a path prefix; never a user or password
+ * (credentials go to the vault), a query or a fragment.
  */
 export const ApiBaseUrl = z
   .url({ protocol: /^https?$/ })
   .max(2_048)
+  .refine((value) => value.isWellFormed(), {
+    message: 'not well-formed Unicode (a lone UTF-16 surrogate)',
+  })
   // Scheme, `//`, a host (and port) without `user@`, then a path at most.
   .regex(/^https?:\/\/[^/?#@\s]+(?:\/[^?#\s]*)?$/i, {
     message: 'the base URL must be http(s) with a host, and no user, password, query or fragment',
+  })
+  .refine((value) => /^https:/i.test(value) || LOOPBACK_HTTP.test(value), {
+    message:
+      'the base URL must be https://, or http:// to this machine only (127.0.0.1, [::1] or localhost)',
   });
+
+/** An API origin (`https://host[:port]`): the base URL rule, without a path. */
+export const ApiOrigin = ApiBaseUrl.regex(/^https?:\/\/[^/?#@\s]+\/?$/i, {
+  message:
+    'an origin is a scheme, host and port only, like "https://commerce.example.com" (no path)',
+});
 
 const LimitAmount = z
   .number()
@@ -155,7 +199,7 @@ export type UpdateSettingsRequest = z.input<typeof UpdateSettingsRequest>;
 export const SetCredentialsRequest = z.strictObject({
   adminPin: AdminPin,
   email: z.email().max(300),
-  password: z.string().min(1).max(1_024),
+  password: Text.min(1).max(1_024),
 });
 export type SetCredentialsRequest = z.input<typeof SetCredentialsRequest>;
 
@@ -176,7 +220,10 @@ export type TestConnectionReply = z.infer<typeof TestConnectionReply>;
 export const CheckAdminPinRequest = z.strictObject({ pin: AdminPin });
 export type CheckAdminPinRequest = z.input<typeof CheckAdminPinRequest>;
 
-/** A wrong PIN is `valid: false`; too many in a row is the ADMIN_PIN_LOCKED error. */
+/**
+ * A wrong PIN is the ADMIN_PIN_INVALID error (details: `AdminPinRefusal`, the tries left and the
+ * next try); too many in a row, ADMIN_PIN_LOCKED.
+ */
 export const CheckAdminPinReply = z.object({ valid: z.boolean() });
 export type CheckAdminPinReply = z.infer<typeof CheckAdminPinReply>;
 

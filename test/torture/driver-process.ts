@@ -14,6 +14,7 @@ const driverPath = fileURLToPath(new URL('./driver.ts', import.meta.url));
 export interface Ack {
   readonly id: number;
   readonly key: string;
+  readonly requestId: string;
   readonly card: string;
   readonly amount: number;
 }
@@ -24,6 +25,8 @@ export interface DriverLine {
   readonly loaded?: true;
   readonly ready?: true;
   readonly ack?: Ack;
+  readonly lostReply?: { readonly requestId: string; readonly mode: 'retry' | 'crash' };
+  readonly problem?: string;
   readonly refusedLocally?: { readonly code: string };
   readonly done?: unknown;
   readonly paused?: unknown;

@@ -8,12 +8,19 @@
  * then it reads one line of JSON on stdin ({"kiosks": [KioskInput...]}) and works. Output on
  * stdout, one JSON object a line, each with `slot` (the kiosk) and `t` (ms since start):
  *   {"ready":true}                                      every database is open
- *   {"slot","ack":{"id","key","card","amount"}}         printed only after the row is committed
+ *   {"slot","ack":{"id","key","requestId","card","amount"}}  only after the row is committed
+ *   {"slot","lostReply":{"requestId","mode"}}           this enqueue's reply is lost (see below)
+ *   {"slot","problem":"..."}                            the outbox broke a rule the driver checks
  *   {"slot","refusedLocally":{"code"}}                  an enqueue refused before any commit
  *   {"slot","done":{...}}                               the kiosk's outbox is empty
  *   {"slot","paused":{"code"}}                          credentials rejected: it stops
  *   {"slot","timeout":{...}}                            the drain ran out of time
  * The process exits 0 once every kiosk has finished one way or another.
+ *
+ * Every debit carries its step's request id. A step whose reply is lost (`lostReply`) is what a
+ * screen meets: `retry` sends the same request again at once and must get the same row back;
+ * `crash` kills this process with SIGKILL right after the first commit of that request, before
+ * its ack, and the next process sends it again (the row is there: it goes on).
  */
 import { createInterface } from 'node:readline';
 import { createApiClient } from '../../electron/api/client.ts';
@@ -24,11 +31,13 @@ import {
   outboxClientRetry,
 } from '../../electron/outbox/api-gateway.ts';
 import { OutboxError } from '../../electron/outbox/errors.ts';
+import type { OutboxDebit } from '../../electron/outbox/debit.ts';
 import { Outbox } from '../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../electron/outbox/sender.ts';
 import { kioskSchema } from '../../electron/schema.ts';
 import { openDatabase } from '../../electron/storage/database.ts';
 import { seededRandom } from '../support/random.ts';
+import type { LostReply } from './scenario.ts';
 
 export interface KioskInput {
   readonly slot: number;
@@ -41,6 +50,9 @@ export interface KioskInput {
     readonly card: string;
     readonly amount: number;
     readonly pauseMs: number;
+    /** The logical debit: every enqueue of this step, in any process, carries it. */
+    readonly requestId: string;
+    readonly lostReply: LostReply;
   }[];
   readonly seed: number;
   readonly concurrency: number;
@@ -110,12 +122,23 @@ async function runKiosk(kiosk: ReturnType<typeof openKiosk>): Promise<void> {
     for (const step of input.plan) {
       if (step.pauseMs > 0) await systemClock.sleep(step.pauseMs);
       try {
-        const { debit } = outbox.enqueue({ giftCardId: step.card, amount: step.amount });
+        const request = { requestId: step.requestId, giftCardId: step.card, amount: step.amount };
+        const firstTime = outbox.findByRequestId(step.requestId) === undefined;
+        let { debit } = outbox.enqueue(request);
+        if (step.lostReply === 'crash' && firstTime) {
+          write({ slot, lostReply: { requestId: step.requestId, mode: 'crash' } });
+          process.kill(process.pid, 'SIGKILL');
+        }
+        if (step.lostReply === 'retry') {
+          write({ slot, lostReply: { requestId: step.requestId, mode: 'retry' } });
+          debit = retryLostReply(outbox, request, debit.id, (problem) => write({ slot, problem }));
+        }
         write({
           slot,
           ack: {
             id: debit.id,
             key: debit.idempotencyKey,
+            requestId: debit.requestId,
             card: debit.giftCardId,
             amount: debit.amount,
           },
@@ -139,6 +162,31 @@ async function runKiosk(kiosk: ReturnType<typeof openKiosk>): Promise<void> {
     kiosk.client.close();
     kiosk.db.close();
   }
+}
+
+/**
+ * The screen's side of a lost reply: the request id is refused for another amount, and the same
+ * request sent again gets the row already stored.
+ */
+function retryLostReply(
+  outbox: Outbox,
+  request: { requestId: string; giftCardId: string; amount: number },
+  id: number,
+  problem: (text: string) => void,
+): OutboxDebit {
+  try {
+    outbox.enqueue({ ...request, amount: request.amount + 0.01 });
+    problem(`request id ${request.requestId} was accepted again for another amount`);
+  } catch (error) {
+    if (!(error instanceof OutboxError) || error.code !== 'REQUEST_ID_REUSED') throw error;
+  }
+  const again = outbox.enqueue(request);
+  if (!again.replayed || again.debit.id !== id) {
+    problem(
+      `request ${request.requestId} sent again got debit ${again.debit.id} (replayed: ${again.replayed}), not ${id}`,
+    );
+  }
+  return again.debit;
 }
 
 async function main(): Promise<void> {

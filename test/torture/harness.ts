@@ -16,7 +16,10 @@ import { SlotPool } from './sandbox-slot.ts';
  * The outbox torture test. For each seed: a sandbox of its own with random faults (on the
  * debit, sometimes on every route), a kiosk in a child process (driver.ts) that accepts a few
  * debits and drains them, the integration account revoked then restored at a random moment, the
- * service's clock jumped past the token lifetime. Seeds run in rounds: one child process runs
+ * service's clock jumped past the token lifetime. Each debit is a logical debit with its request
+ * id: some replies are lost on purpose (the request sent again at once, or the process killed
+ * right after the commit), and every restart sends the unacknowledged step again with its id, so
+ * each logical debit must end as exactly one row and at most one ledger entry. Seeds run in rounds: one child process runs
  * the kiosks of a round side by side (each with its own data directory and its own sandbox), is
  * SIGKILLed at random moments and restarted on the same directories until every kiosk is done;
  * sharing the process is what keeps hundreds of seeds within a few minutes, as most of a child's

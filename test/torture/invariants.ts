@@ -4,6 +4,7 @@ import { isCommerceApiError } from '../../electron/api/errors.ts';
 import { DATABASE_FILE } from '../../electron/storage/database.ts';
 import type { LedgerEntry } from '../../sandbox/index.ts';
 import type { Ack } from './driver-process.ts';
+import type { KioskInput } from './driver.ts';
 import type { Slot } from './sandbox-slot.ts';
 
 const TERMINAL = new Set(['applied', 'refused', 'failed', 'expired', 'cancelled']);
@@ -21,6 +22,7 @@ export interface Row {
   last_error_code: string | null;
   reply: string | null;
   new_balance: number | null;
+  request_id: string | null;
 }
 
 /** What the check found, for the seed's report. */
@@ -42,11 +44,17 @@ export interface Check {
  * 4. every row is settled, and its state matches the ledger: applied exactly once, or
  *    refused/failed and never applied, with a code the service gives for that card;
  * 5. replaying each row's key and body gets the service's recorded answer: the same receipt for
- *    an applied row, the same refusal or failure otherwise, and the replays apply nothing.
+ *    an applied row, the same refusal or failure otherwise, and the replays apply nothing;
+ * 6. one logical debit, one debit: each step of the plan (a request id, sent again after every
+ *    lost reply and every kill) is exactly one row, with that step's card and amount, and that
+ *    row was acknowledged (the retry found it); no row without a step;
+ * 7. every logical debit appears in the ledger exactly once when its row is applied, and never
+ *    otherwise.
  */
 export async function checkInvariants(
   slot: Slot,
   dataDir: string,
+  plan: KioskInput['plan'],
   acked: ReadonlyMap<string, Ack>,
   problems: string[],
 ): Promise<Check> {
@@ -165,6 +173,37 @@ export async function checkInvariants(
   }
   if (slot.control.ledger().length !== ledger.length)
     problems.push('a replay of a settled key applied a new debit');
+
+  // One logical debit, one row, one ledger entry at most.
+  const byRequest = new Map<string, Row[]>();
+  for (const row of rows) {
+    if (row.request_id === null) problems.push(`row ${row.id} has no request id`);
+    else byRequest.set(row.request_id, [...(byRequest.get(row.request_id) ?? []), row]);
+  }
+  const steps = new Set(plan.map((step) => step.requestId));
+  for (const row of rows) {
+    if (row.request_id !== null && !steps.has(row.request_id))
+      problems.push(`row ${row.id} carries request id ${row.request_id}, which no step has`);
+  }
+  for (const step of plan) {
+    const mine = byRequest.get(step.requestId) ?? [];
+    const label = `logical debit ${step.requestId} (${step.card}, ${step.amount} EUR)`;
+    if (mine.length !== 1) {
+      problems.push(`${label} has ${mine.length} rows`);
+      continue;
+    }
+    const row = mine[0]!;
+    const body = JSON.parse(row.request_body) as { amount: number };
+    if (row.gift_card_id !== step.card || body.amount !== step.amount)
+      problems.push(`${label}: its row ${row.id} is another card or amount`);
+    const ack = acked.get(row.idempotency_key);
+    if (!ack || ack.requestId !== step.requestId)
+      problems.push(`${label}: its row ${row.id} was never acknowledged under its request id`);
+    const inLedger = ledgerCount.get(row.idempotency_key) ?? 0;
+    const expected = row.state === 'applied' ? 1 : 0;
+    if (inLedger !== expected)
+      problems.push(`${label} is ${row.state} and appears ${inLedger} times in the ledger`);
+  }
   const unacknowledged = rows.filter((row) => !acked.has(row.idempotency_key)).length;
   return { rows, ledger, applied, refused, failed, unacknowledged };
 }

@@ -17,7 +17,7 @@ const env = (name: string, fallback: number): number => {
 
 describe('outbox torture', () => {
   it(
-    'every acknowledged debit is applied exactly once or refused/failed as the service says, through kills, faults and revocations',
+    'every logical debit is one row, applied exactly once or refused/failed as the service says, through lost replies, kills, faults and revocations',
     async () => {
       const lines: string[] = [];
       const report = await runTorture({
@@ -34,6 +34,10 @@ describe('outbox torture', () => {
       // The run must have tortured something, or it proves nothing.
       if (report.runs >= 50) {
         expect(report.totals.kills).toBeGreaterThan(0);
+        expect(report.totals.lostReplies).toBeGreaterThan(0);
+        // Every row was acknowledged: a retry after a lost reply or a kill got its row back.
+        expect(report.totals.unacknowledgedRows).toBe(0);
+        expect(report.totals.rows).toBe(report.totals.debits);
         expect(report.totals.faultsFired).toBeGreaterThan(0);
         expect(report.totals.applied).toBeGreaterThan(0);
         expect(report.totals.refused).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ export interface Counts {
   readonly debits: number;
   readonly rows: number;
   readonly kills: number;
+  readonly lostReplies: number;
   readonly childRuns: number;
   readonly pauses: number;
   readonly faultsArmed: number;
@@ -26,6 +27,7 @@ const countNames = [
   'debits',
   'rows',
   'kills',
+  'lostReplies',
   'childRuns',
   'pauses',
   'faultsArmed',
@@ -71,6 +73,7 @@ export function seedReport(
     debits: run.scenario.plan.length,
     rows: check.rows.length,
     kills: run.kills,
+    lostReplies: run.lostReplies,
     childRuns: run.childRuns,
     pauses: run.pauses,
     faultsArmed: run.armed.length,
@@ -117,6 +120,7 @@ export function describeFailure(run: SeedRun, kills: readonly number[], check: C
         `  ${JSON.stringify({
           id: row.id,
           key: row.idempotency_key,
+          requestId: row.request_id,
           card: row.gift_card_id,
           body: row.request_body,
           state: row.state,
@@ -171,7 +175,8 @@ export function summaryLine(report: TortureReport, runs: number, batch: number):
   return (
     `outbox torture: ${report.runs} runs (seeds ${report.baseSeed}..${report.baseSeed + runs - 1}, rounds of ${batch}), ` +
     `${t.debits} debits planned, ${t.rows} rows (${t.unacknowledgedRows} committed but never acknowledged), ` +
-    `${t.applied} applied, ${t.refused} refused, ${t.failed} failed; ${t.kills} SIGKILLs, ${t.childRuns} child runs, ` +
+    `${t.applied} applied, ${t.refused} refused, ${t.failed} failed; ${t.lostReplies} replies lost and sent again; ` +
+    `${t.kills} SIGKILLs, ${t.childRuns} child runs, ` +
     `${t.revocations} revocations (${t.pauses} pauses), ${t.faultsArmed} faults armed (${t.faultsFired} fired); ` +
     `${report.failedSeeds.length} failed seeds${report.failedSeeds.length ? ` [${report.failedSeeds.join(', ')}]` : ''}; ${(report.ms / 1000).toFixed(1)} s`
   );

@@ -20,11 +20,12 @@ export interface Lane {
 
 /**
  * Child runs of a round beyond which its seeds fail: something keeps the driver from finishing.
- * Each run ends with a kill, or with every kiosk done, paused (at most once a seed: one
- * revocation, and no restart before the restore) or out of time (a third time is a failure).
+ * Each run ends with a kill (planned, or a `crash` step killing its process, once per step), or
+ * with every kiosk done, paused (at most once a seed: one revocation, and no restart before the
+ * restore) or out of time (a third time is a failure).
  */
-function maxChildRuns(kills: number, seeds: number): number {
-  return kills + seeds * 4 + 2;
+function maxChildRuns(kills: number, crashes: number, seeds: number): number {
+  return kills + crashes + seeds * 4 + 2;
 }
 
 export async function runRound(
@@ -48,7 +49,11 @@ async function runRoundOn(
 ): Promise<SeedReport[]> {
   const runs = seeds.map((seed, index) => prepareSeed(seed, slots[index]!, index, workDir));
   const kills = killsFor(seeds[0]!);
-  const maxRuns = maxChildRuns(kills.length, seeds.length);
+  const crashes = runs.reduce(
+    (sum, run) => sum + run.scenario.plan.filter((step) => step.lostReply === 'crash').length,
+    0,
+  );
+  const maxRuns = maxChildRuns(kills.length, crashes, seeds.length);
   let killIndex = 0;
   let childRuns = 0;
   let driver: Driver | undefined;
@@ -72,6 +77,8 @@ async function runRoundOn(
       }
       const bySlot = new Map(active.map((run) => [run.index, run]));
       const killAt = killIndex < kills.length ? kills[killIndex] : undefined;
+      // A `crash` step killed the child itself: the planned kill is still to come.
+      let crashed = false;
       for (const run of active) {
         note(
           run,
@@ -91,6 +98,11 @@ async function runRoundOn(
         if (line.ack) {
           run.acked.set(line.ack.key, line.ack);
           run.nextStep += 1;
+        } else if (line.lostReply) {
+          run.lostReplies += 1;
+          if (line.lostReply.mode === 'crash') crashed = true;
+        } else if (line.problem !== undefined) {
+          run.problems.push(line.problem);
         } else if (line.refusedLocally) {
           run.problems.push(`an enqueue was refused locally (${line.refusedLocally.code})`);
           run.nextStep += 1;
@@ -107,8 +119,9 @@ async function runRoundOn(
       for (const run of active)
         note(run, `child ${childRuns} ended: ${exit.signal ?? `exit code ${exit.code}`}`);
       const killed = exit.signal === 'SIGKILL';
-      if (killed) killIndex += 1;
-      else if (exit.code !== 0) {
+      if (killed) {
+        if (!crashed) killIndex += 1;
+      } else if (exit.code !== 0) {
         for (const run of active)
           run.problems.push(`driver exited with code ${exit.code}: ${child.stderr.slice(-2_000)}`);
         break;
@@ -138,7 +151,7 @@ async function runRoundOn(
             }
             break;
           case undefined:
-            if (killed) run.kills += 1;
+            if (killed) run.kills += crashed ? 0 : 1;
             else run.problems.push('the driver ended without a word about this kiosk');
             break;
         }
@@ -166,7 +179,13 @@ async function runRoundOn(
       return sum + (live ? live.fired : (spec.count ?? 0));
     }, 0);
     control.clearFaults();
-    const check = await checkInvariants(run.slot, run.dataDir, run.acked, run.problems);
+    const check = await checkInvariants(
+      run.slot,
+      run.dataDir,
+      run.scenario.plan,
+      run.acked,
+      run.problems,
+    );
     rmSync(run.dataDir, { recursive: true, force: true });
     reports.push(seedReport(run, kills, check, faultsFired));
   }

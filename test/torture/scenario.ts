@@ -4,13 +4,23 @@ import { Random } from '../support/random.ts';
 import type { KioskInput } from './driver.ts';
 
 /**
- * What a seed does, drawn from the seed alone: the debits its kiosk accepts, the faults armed on
- * its sandbox, when its account is revoked and for how long, when the service's clock jumps past
- * the token lifetime. The kill moments belong to a round and are drawn from its first seed.
- * Replaying a seed replays its scenario: these draws must not change for a given seed.
+ * What a seed does, drawn from the seed alone: the debits its kiosk accepts (each a logical debit
+ * with its request id, some with their reply lost), the faults armed on its sandbox, when its
+ * account is revoked and for how long, when the service's clock jumps past the token lifetime.
+ * The kill moments belong to a round and are drawn from its first seed. Replaying a seed replays
+ * its scenario: these draws must not change for a given seed.
  */
 
 export const UNKNOWN_CARD = 'gift_card_00000000-0000-4000-8000-00000000dead';
+
+/**
+ * How the reply to a step's enqueue is lost, as staff would meet it:
+ * - `retry`: the reply does not reach the screen; the same request is sent again at once (after
+ *   a probe that the request id cannot be reused for another amount);
+ * - `crash`: the kiosk process dies right after the commit, before anyone is told; the step is
+ *   sent again, same request id, by the next process.
+ */
+export type LostReply = 'retry' | 'crash' | null;
 
 export interface Scenario {
   readonly plan: KioskInput['plan'];
@@ -28,7 +38,15 @@ function cents(random: Random, minEur: number, maxEur: number): number {
 export function scenarioFor(seed: number): Scenario {
   const rng = new Random(seed);
   const steps = rng.int(2, 6);
-  const plan: { card: string; amount: number; pauseMs: number }[] = [];
+  const plan: {
+    card: string;
+    amount: number;
+    pauseMs: number;
+    requestId: string;
+    lostReply: LostReply;
+  }[] = [];
+  // A stream of its own, so the draws below stay what they were before request ids existed.
+  const requests = new Random(seed).fork('request ids');
   for (let i = 0; i < steps; i++) {
     const roll = rng.next();
     // Mostly the active card (114.50) with amounts that may exhaust it over a run, the
@@ -44,7 +62,10 @@ export function scenarioFor(seed: number): Scenario {
             : roll < 0.95
               ? [demoGiftCards.expired, cents(rng, 1, 10)]
               : [UNKNOWN_CARD, cents(rng, 1, 10)];
-    plan.push({ card, amount, pauseMs: rng.chance(0.4) ? rng.int(0, 40) : 0 });
+    const pauseMs = rng.chance(0.4) ? rng.int(0, 40) : 0;
+    const lost = requests.next();
+    const lostReply: LostReply = lost < 0.2 ? 'retry' : lost < 0.3 ? 'crash' : null;
+    plan.push({ card, amount, pauseMs, requestId: requests.uuid(), lostReply });
   }
 
   const faults: FaultSpec[] = [];

@@ -25,6 +25,8 @@ export interface SeedRun {
   readonly timeline: string[];
   nextStep: number;
   kills: number;
+  /** Replies lost on purpose (`lostReply` steps that ran), each followed by the same request. */
+  lostReplies: number;
   childRuns: number;
   pauses: number;
   status: 'todo' | 'done';
@@ -62,6 +64,7 @@ export function prepareSeed(seed: number, slot: Slot, index: number, workDir: st
     timeline: [],
     nextStep: 0,
     kills: 0,
+    lostReplies: 0,
     childRuns: 0,
     pauses: 0,
     status: 'todo',

@@ -27,7 +27,9 @@ export function giftCardHandlers({
         query: request.include === undefined ? {} : { include: request.include.join(',') },
       }),
     debitGiftCard: async (request) => {
+      // A retry of the same confirmation (its reply was lost) gets the debit already stored.
       const accepted = outbox.enqueue({
+        requestId: request.requestId,
         giftCardId: request.giftCardId,
         amount: request.amount,
         policy: request.policy,
@@ -41,7 +43,13 @@ export function giftCardHandlers({
         debit = debitView(outcome.debit);
         settled = outcome.settled;
       }
-      return { debit, delivery: accepted.delivery, connectivity: accepted.connectivity, settled };
+      return {
+        debit,
+        delivery: accepted.delivery,
+        connectivity: accepted.connectivity,
+        settled,
+        replayed: accepted.replayed,
+      };
     },
     listDebits: (request) => ({
       debits: debitsOf(outbox, request.view, request.limit ?? 50).map(debitView),

@@ -30,10 +30,18 @@ export function settingsHandlers(
 ): Pick<KioskHandlers, keyof typeof settingsMessages> {
   const { settings, adminGuard, credentials, client, outbox, sender, logger } = deps;
   const restartRequired = () => settings.current.apiBaseUrl !== deps.runningApiBaseUrl;
+  /**
+   * The API setup is set to use (from the next start when it changed): credentials are stored for
+   * it, and the status says when the stored ones belong to another (setup asks for them again).
+   */
+  const targetOrigin = () => {
+    const target = settings.current.apiBaseUrl;
+    return target === null ? undefined : new URL(target).origin;
+  };
   const settingsReply = async (): Promise<HandlerReply<'getSettings'>> => ({
     settings: settings.current,
     adminPinConfigured: adminGuard.configured,
-    credentials: await credentials.status(),
+    credentials: await credentials.status(targetOrigin()),
     sandboxAvailable: deps.sandboxAvailable,
     restartRequired: restartRequired(),
   });
@@ -59,14 +67,16 @@ export function settingsHandlers(
       return settingsReply();
     },
     setCredentials: async (request) => {
-      await credentials.write({ email: request.email, password: request.password });
-      // A token of the previous account must not outlive it: issue one with the new account now.
-      // Refused credentials are not this message's failure; testConnection reports them.
+      const origin = targetOrigin();
+      await credentials.write({ email: request.email, password: request.password, origin });
+      // A token of the previous account must not outlive it: issue one with the new account now
+      // (the client sends it only when it belongs to the API this run uses). Refused credentials
+      // are not this message's failure; testConnection reports them.
       await client.authenticate().catch((error: unknown) => {
         logger.info('kiosk.credentials.first_auth_failed', { code: toIpcError(error).code });
       });
       sender.resume();
-      return { credentials: await credentials.status() };
+      return { credentials: await credentials.status(origin) };
     },
     testConnection: async () => {
       try {

@@ -5,7 +5,7 @@ import type { KioskHandlers } from '../../ipc/index.ts';
 import type { CredentialStore } from '../credential-store.ts';
 
 export interface StatusHandlerDeps {
-  readonly client: Pick<CommerceApiClient, 'connectivity'>;
+  readonly client: Pick<CommerceApiClient, 'connectivity' | 'serviceClock'>;
   readonly credentials: Pick<CredentialStore, 'status'>;
   /** What this run is: fixed when the kiosk starts. */
   readonly run: {
@@ -20,7 +20,10 @@ export interface StatusHandlerDeps {
 
 const APP_VERSION = readAppVersion();
 
-/** What the status bar shows: connectivity, demo mode, versions, where the credentials are. */
+/**
+ * What the status bar shows: connectivity, demo mode, versions, where the credentials are, and
+ * for the technician the service's clock against the kiosk's with the steps this run saw.
+ */
 export function statusHandlers({
   client,
   credentials,
@@ -39,8 +42,10 @@ export function statusHandlers({
         chrome: run.versions?.chrome ?? null,
         api: 'v1',
       },
-      credentials: await credentials.status(),
+      // Judged against the API this run uses: credentials of another are never sent to it.
+      credentials: await credentials.status(run.apiOrigin),
       startedAt: run.startedAt,
+      clock: client.serviceClock.status(),
     }),
     checkConnectivity: async () => ({ connectivity: await client.connectivity.check() }),
   };

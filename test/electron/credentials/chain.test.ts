@@ -10,6 +10,7 @@ import { describeCredentials } from '../../../electron/credentials/credential-st
 import { credentialStore } from '../../../electron/credentials/credential-store.ts';
 import {
   CredentialsMissing,
+  CredentialsUnbound,
   InvalidCredentials,
   InvalidVaultConfig,
   NoVaultAvailable,
@@ -129,7 +130,7 @@ describe('the API client adapter', () => {
       { dataDir: dir },
       { loadKeytar: noKeytar, safeStorage, platform: 'linux' },
     );
-    const provider = credentialsProvider(chain);
+    const provider = credentialsProvider(chain, { defaultOrigin: undefined });
 
     await expect(provider()).rejects.toBeInstanceOf(CredentialsMissing);
     const empty = createApiClient({ baseUrl: sandbox.baseUrl, credentials: provider });
@@ -138,9 +139,57 @@ describe('the API client adapter', () => {
     expect((refused as Error).message).toMatch(/no integration account credentials are stored/);
 
     const { vault } = await chain.resolve();
-    await vault.write({ email: account.email, password: account.password });
+    await vault.write({
+      email: account.email,
+      password: account.password,
+      origin: sandbox.baseUrl,
+    });
     const client = createApiClient({ baseUrl: sandbox.baseUrl, credentials: provider });
     expect(await client.authenticate()).toMatchObject({ authenticated: true });
+  });
+
+  test("credentials belong to an origin: their own, else the deployment's, else none", async () => {
+    const account = sandbox.accounts[0]!;
+    const chain = createVaultChain(
+      { dataDir: dir },
+      { loadKeytar: noKeytar, safeStorage: new FakeSafeStorage(), platform: 'linux' },
+    );
+    const { vault } = await chain.resolve();
+    // Stored before origins were kept: it names none.
+    await vault.write({ email: account.email, password: account.password });
+
+    const unbound = credentialsProvider(chain, { defaultOrigin: undefined });
+    const refusal = await unbound().catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(CredentialsUnbound);
+    expect((refusal as Error).message).toMatch(/KIOSK_API_BASE_URL/);
+    expect((refusal as Error).message).not.toContain(account.password);
+    const client = createApiClient({ baseUrl: sandbox.baseUrl, credentials: unbound });
+    expect(await client.authenticate().catch((error: unknown) => error)).toMatchObject({
+      code: 'CREDENTIALS_UNAVAILABLE',
+    });
+
+    const deployed = credentialsProvider(chain, { defaultOrigin: `${sandbox.baseUrl}/` });
+    expect(await deployed()).toEqual({
+      email: account.email,
+      password: account.password,
+      origin: sandbox.baseUrl,
+    });
+    expect(
+      await createApiClient({ baseUrl: sandbox.baseUrl, credentials: deployed }).authenticate(),
+    ).toMatchObject({ authenticated: true });
+
+    // Their own origin wins over the deployment's.
+    await vault.write({
+      email: account.email,
+      password: account.password,
+      origin: 'https://Commerce.Example.com:443/',
+    });
+    expect((await deployed()).origin).toBe('https://commerce.example.com');
+    expect(await describeCredentials(chain, { expectedOrigin: sandbox.baseUrl })).toMatchObject({
+      configured: true,
+      origin: 'https://commerce.example.com',
+      problem: { code: 'CREDENTIALS_ORIGIN_MISMATCH' },
+    });
   });
 
   test('describeCredentials says where, never what', async () => {

@@ -53,6 +53,15 @@ describe('order', () => {
     });
   });
 
+  test('a file may name the API it belongs to: read with it, normalised', async () => {
+    const file = join(dir, 'bound.json');
+    await writeFile(file, JSON.stringify({ ...fromFile, origin: 'https://Commerce.example.com/' }));
+    expect(await loadCliCredentials({ credentialsFile: file, env: {} })).toEqual({
+      credentials: { ...fromFile, origin: 'https://commerce.example.com' },
+      source: 'credentials-file',
+    });
+  });
+
   test('the vault from flags and environment: a provisioned file', async () => {
     const file = join(dir, 'provisioned.json');
     await writeFile(file, JSON.stringify(fromVault));
@@ -82,9 +91,21 @@ describe('refusals (CONFIG, never quoting a secret)', () => {
       /is not JSON/,
     ],
     [
+      'a file whose origin is plain http to another machine',
+      async () => {
+        const file = join(dir, 'clear.json');
+        await writeFile(
+          file,
+          JSON.stringify({ ...fromFile, origin: 'http://commerce.example.com' }),
+        );
+        return { credentialsFile: file };
+      },
+      /credentials file .*"origin" must be the API's origin, like "https:\/\/commerce\.example\.com": https \(or http to this machine only\)/,
+    ],
+    [
       'a half environment',
       async () => ({ env: { KIOSK_API_EMAIL: 'x@fleet.example' } }),
-      /exactly \{"email": "...", "password": "..."\}/,
+      /^KIOSK_API_EMAIL and KIOSK_API_PASSWORD \(both needed\): invalid credentials: the password must be a non-empty string$/,
     ],
     [
       'no vault at all',

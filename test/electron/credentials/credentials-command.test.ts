@@ -166,6 +166,32 @@ describe('in the OS keychain (keytar, gnome-keyring)', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ auth: { accepted: true } });
   });
 
+  test('set with a base URL binds the account to that API: status on another refuses', async () => {
+    const set = await kioskctl(
+      ['credentials', 'set', '--email', account().email, '--base-url', `${sandbox.baseUrl}/`],
+      { input: `${account().password}\n` },
+    );
+    expect(set.code, set.stderr).toBe(0);
+    expectNoSecrets(set);
+
+    const own = await kioskctl(['credentials', 'status', '--base-url', sandbox.baseUrl]);
+    expect(own.code, own.stderr).toBe(0);
+    expect(JSON.parse(own.stdout)).toMatchObject({ auth: { accepted: true } });
+
+    // Another service: refused before anything is sent (a network error would exit 4).
+    const elsewhere = await kioskctl(['credentials', 'status', '--base-url', 'http://127.0.0.1:1']);
+    expect(elsewhere.code, elsewhere.stderr).toBe(2);
+    expect(JSON.parse(elsewhere.stdout)).toMatchObject({
+      stored: true,
+      auth: {
+        checked: true,
+        accepted: null,
+        error: { code: 'CREDENTIALS_ORIGIN_MISMATCH', status: null },
+      },
+    });
+    expectNoSecrets(elsewhere);
+  });
+
   test('clear, then status says nothing is stored', async () => {
     const clear = await kioskctl(['credentials', 'clear']);
     expect(clear.code, clear.stderr).toBe(0);

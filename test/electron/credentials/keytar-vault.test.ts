@@ -17,7 +17,11 @@ import {
 
 const child = fileURLToPath(new URL('./fixtures/vault-child.ts', import.meta.url));
 
-const credentials = { email: 'kiosk-42@fleet.example', password: 'Tr0ub4dor&3-keytar' };
+const credentials = {
+  email: 'kiosk-42@fleet.example',
+  password: 'Tr0ub4dor&3-keytar',
+  origin: 'https://commerce.example.com',
+};
 
 interface StepResult {
   readonly step: string;
@@ -63,7 +67,8 @@ describe('keytar vault on a real Secret Service (gnome-keyring, private D-Bus se
     expect(first[0]!.ok).toEqual({ available: true });
     expect(first[1]!.ok).toBeNull();
     expect(first[3]!.ok).toEqual(credentials);
-    // The keychain item: service commerce-kiosk, the fixed account, the JSON {email, password}.
+    // The keychain item: service commerce-kiosk, the fixed account, the JSON {email, password,
+    // origin}: the API they belong to is kept with them.
     expect(JSON.parse(first[4]!.ok as string)).toEqual(credentials);
 
     // Another process, another bus, another daemon over the same keyring files: a reboot.
@@ -161,6 +166,7 @@ describe('keytar vault without its native module', () => {
       readOnly: true,
       status: async () => ({ available: true as const }),
       read: async () => undefined,
+      holdsCredentials: async () => false,
       write: async () => undefined,
       clear: async () => undefined,
     };

@@ -152,6 +152,7 @@ describe('in the chain', () => {
         return { available: true };
       },
       read: async () => undefined,
+      holdsCredentials: async () => false,
       write: async () => undefined,
       clear: async () => undefined,
     };

@@ -223,6 +223,7 @@ describe('the loopback browser host', () => {
     });
     await watched.streamOpen;
     const debit = await kiosk.debitGiftCard({
+      requestId: crypto.randomUUID(),
       giftCardId: 'gift_card_44a4a857-b84c-4793-aded-875bcf6df2a6',
       amount: 1,
       policy: 'prefer_online',

@@ -201,6 +201,7 @@ describe('createKioskIntegration with an injected electron module', () => {
     const result = await invoke(
       ipcMessages.debitGiftCard.channel,
       {
+        requestId: crypto.randomUUID(),
         giftCardId: 'gift_card_ddf0db2b-c468-4d07-9853-e8ef57c20a81',
         amount: 2,
         policy: 'prefer_online',

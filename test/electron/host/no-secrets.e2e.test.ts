@@ -149,6 +149,7 @@ describe('no credentials, tokens or customer contact data at rest', () => {
     ).toBe(true);
     expect(
       await kiosk.debitGiftCard({
+        requestId: crypto.randomUUID(),
         giftCardId: demoGiftCards.active,
         amount: 3,
         policy: 'prefer_online',
@@ -157,6 +158,7 @@ describe('no credentials, tokens or customer contact data at rest', () => {
     ).toMatchObject({ ok: true, value: { debit: { state: 'applied' } } });
     expect(
       await kiosk.debitGiftCard({
+        requestId: crypto.randomUUID(),
         giftCardId: demoGiftCards.lowBalance,
         amount: 40,
         policy: 'prefer_online',

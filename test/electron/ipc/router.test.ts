@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ipcErrorCodes, ipcMessages, messageNames } from '../../../shared/ipc/index.ts';
 import {
   CredentialsRejected,
@@ -115,7 +118,15 @@ describe('router', () => {
 
   it('checks the administrator PIN before a protected handler, with a lockout', async () => {
     let now = 0;
-    const pin = new AdminPin({ pin: '4821', maxAttempts: 3, lockoutMs: 1_000, now: () => now });
+    const lockoutDir = mkdtempSync(join(tmpdir(), 'kiosk-router-pin-'));
+    onTestFinished(() => rmSync(lockoutDir, { recursive: true, force: true }));
+    const pin = new AdminPin({
+      pin: '4821',
+      lockoutDir,
+      maxAttempts: 3,
+      lockoutMs: 1_000,
+      clock: { now: () => now, monotonic: () => now },
+    });
     let writes = 0;
     const router = createIpcRouter({
       handlers: handlersReturning(() => {
@@ -141,7 +152,7 @@ describe('router', () => {
     now += 1_000;
     expect(await send('4821')).toMatchObject({ ok: true });
     expect(writes).toBe(1);
-    expect(() => new AdminPin({}).check('1234')).toThrow(IpcFailure);
+    expect(() => new AdminPin({ lockoutDir }).check('1234')).toThrow(IpcFailure);
   });
 
   it('turns an unexpected failure into a generic internal error (no raw message)', async () => {

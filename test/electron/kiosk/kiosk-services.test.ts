@@ -180,6 +180,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
 
     fixture.services.parts.sender.start();
     const debit = await value('debitGiftCard', {
+      requestId: crypto.randomUUID(),
       giftCardId: demoGiftCards.active,
       amount: 2,
       reference: 'V-2026-1',
@@ -214,6 +215,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
     });
 
     const refused = await value('debitGiftCard', {
+      requestId: crypto.randomUUID(),
       giftCardId: demoGiftCards.lowBalance,
       amount: 50,
       policy: 'prefer_online',
@@ -252,7 +254,11 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
   });
 
   it('settings: PIN-protected, persisted; credentials are write-only and here read-only', async () => {
-    expect(await value('checkAdminPin', { pin: '0000' })).toEqual({ valid: false });
+    // A wrong PIN is an error that says how many tries are left (and when the next is).
+    expect(await call('checkAdminPin', { pin: '0000' })).toMatchObject({
+      ok: false,
+      error: { code: ipcErrorCodes.adminPinInvalid, details: { triesLeft: 4, retryAfterMs: 0 } },
+    });
     expect(await value('checkAdminPin', { pin: ADMIN_PIN })).toEqual({ valid: true });
     expect(
       await call('updateSettings', { adminPin: '0000', changes: { locale: 'en' } }),

@@ -2,9 +2,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chooseBaseUrl } from '../../../electron/host/kiosk-integration.ts';
+import { createVaultChain } from '../../../electron/credentials/chain.ts';
+import type { ConfiguredCredentials } from '../../../electron/credentials/configured.ts';
 import { createIpcRouter } from '../../../electron/ipc/router.ts';
-import { fixedCredentials } from '../../../electron/kiosk/credential-store.ts';
+import { fixedCredentials, vaultCredentials } from '../../../electron/kiosk/credential-store.ts';
+import { chooseService } from '../../../electron/kiosk/service-choice.ts';
 import {
   type KioskServices,
   type KioskServicesOptions,
@@ -25,6 +27,7 @@ import {
   ipcErrorCodes,
   localeOfTag,
 } from '../../../shared/ipc/index.ts';
+import { FakeSafeStorage } from '../credentials/fixtures/fake-safe-storage.ts';
 import { ADMIN_PIN, APP_ORIGIN, KIOSK_PAGE } from './support.ts';
 
 /** Nothing listens there: the services are built, never started, so nothing is sent. */
@@ -76,6 +79,24 @@ async function services(options: Partial<KioskServicesOptions> = {}) {
   };
   return { built, call, value };
 }
+
+/** The host's choice at start, with credentials configured in `configured` (none by default). */
+const choose = (options: {
+  readonly baseUrl?: string;
+  readonly sandboxAvailable: boolean;
+  readonly configured?: readonly ConfiguredCredentials[];
+}) =>
+  chooseService({
+    settingsDir: dataDir,
+    baseUrl: options.baseUrl,
+    sandboxAvailable: options.sandboxAvailable,
+    findCredentials: async () => options.configured ?? [],
+  });
+
+const provisioned: ConfiguredCredentials = {
+  source: 'file',
+  location: '/etc/commerce-kiosk/credentials.json',
+};
 
 const fileOf = async () =>
   JSON.parse(await readFile(join(dataDir, SETTINGS_FILE), 'utf8')) as Record<string, unknown>;
@@ -195,11 +216,21 @@ describe('setup: the service base URL', () => {
     expect((await value('getStatus', {})).apiOrigin).toBe(NOWHERE);
     expect(built.apiOrigin).toBe(NOWHERE);
     expect(savedApiBaseUrl(dataDir)).toBe('https://commerce.example.com/api');
-    expect(chooseBaseUrl({ dataDir, baseUrl: undefined, startSandbox: async () => never() })).toBe(
-      'https://commerce.example.com/api',
-    );
+    expect(await choose({ sandboxAvailable: true })).toEqual({
+      kind: 'api',
+      baseUrl: 'https://commerce.example.com/api',
+    });
 
-    for (const bad of ['ftp://commerce.example.com', 'https://u:p@commerce.example.com', 'x']) {
+    for (const bad of [
+      'ftp://commerce.example.com',
+      'https://u:p@commerce.example.com',
+      'x',
+      // Plain http only to this machine: the password and the token never cross a network in clear.
+      'http://commerce.example.com',
+      'http://10.0.0.7:8080',
+      'http://2130706433',
+      'http://localhost.example.com',
+    ]) {
       expect(
         await call('updateSettings', { adminPin: ADMIN_PIN, changes: { apiBaseUrl: bad } }),
         bad,
@@ -234,27 +265,168 @@ describe('setup: the service base URL', () => {
     expect(savedApiBaseUrl(dataDir)).toBeUndefined();
 
     // The host's choice at start: saved URL, else its own, else the sandbox it may have.
-    expect(chooseBaseUrl({ dataDir, baseUrl: 'https://integrator.example.com' })).toBe(
-      'https://integrator.example.com',
-    );
+    const integrator = 'https://integrator.example.com';
+    expect(await choose({ baseUrl: integrator, sandboxAvailable: false })).toEqual({
+      kind: 'api',
+      baseUrl: integrator,
+    });
     await value('updateSettings', {
       adminPin: ADMIN_PIN,
       changes: { apiBaseUrl: 'https://admin.example.com' },
     });
-    expect(chooseBaseUrl({ dataDir, baseUrl: 'https://integrator.example.com' })).toBe(
-      'https://admin.example.com',
-    );
+    expect(await choose({ baseUrl: integrator, sandboxAvailable: false })).toEqual({
+      kind: 'api',
+      baseUrl: 'https://admin.example.com',
+    });
     await writeFile(join(dataDir, SETTINGS_FILE), JSON.stringify({ apiBaseUrl: null }));
-    expect(chooseBaseUrl({ dataDir, baseUrl: 'https://integrator.example.com' })).toBe(
-      'https://integrator.example.com',
+    expect(await choose({ baseUrl: integrator, sandboxAvailable: false })).toEqual({
+      kind: 'api',
+      baseUrl: integrator,
+    });
+    expect(await choose({ baseUrl: integrator, sandboxAvailable: true })).toEqual({
+      kind: 'demo',
+    });
+  });
+
+  it('a settings file whose base URL breaks the rule is not followed', async () => {
+    await writeFile(
+      join(dataDir, SETTINGS_FILE),
+      JSON.stringify({ apiBaseUrl: 'http://attacker.example:8080', locale: 'en' }),
     );
+    expect(savedApiBaseUrl(dataDir)).toBeUndefined();
+    expect(await choose({ baseUrl: 'https://fleet.example.com', sandboxAvailable: true })).toEqual({
+      kind: 'api',
+      baseUrl: 'https://fleet.example.com',
+    });
+    expect(SettingsStore.open(dataDir, defaults).current).toMatchObject({
+      locale: 'en',
+      apiBaseUrl: null,
+    });
+  });
+
+  it('http to this machine is accepted: 127.0.0.0/8, [::1], localhost', async () => {
+    const { value } = await services();
+    for (const url of [
+      'http://127.0.0.1:8080',
+      'http://127.1.2.3',
+      'http://[::1]:9',
+      'http://localhost/api',
+    ]) {
+      expect(
+        (await value('updateSettings', { adminPin: ADMIN_PIN, changes: { apiBaseUrl: url } }))
+          .settings.apiBaseUrl,
+      ).toBe(url);
+    }
+  });
+});
+
+describe('the demo never runs beside configured credentials', () => {
+  it('no base URL anywhere: locked on setup, saying where the credentials are', async () => {
+    expect(await choose({ sandboxAvailable: true })).toEqual({ kind: 'demo' });
+    expect(await choose({ sandboxAvailable: true, configured: [provisioned] })).toEqual({
+      kind: 'setup-required',
+      reason: 'no-base-url',
+      configured: [provisioned],
+    });
+  });
+
+  it('setup chose the sandbox: locked too, even where the deployment has a base URL', async () => {
+    await writeFile(join(dataDir, SETTINGS_FILE), JSON.stringify({ apiBaseUrl: null }));
     expect(
-      chooseBaseUrl({
-        dataDir,
-        baseUrl: 'https://integrator.example.com',
-        startSandbox: async () => never(),
+      await choose({
+        baseUrl: 'https://fleet.example.com',
+        sandboxAvailable: true,
+        configured: [provisioned],
       }),
-    ).toBeUndefined();
+    ).toEqual({ kind: 'setup-required', reason: 'sandbox-chosen', configured: [provisioned] });
+  });
+
+  it('a base URL (saved or deployed) never asks where credentials are', async () => {
+    const asked: string[] = [];
+    const result = await chooseService({
+      settingsDir: dataDir,
+      baseUrl: 'https://fleet.example.com',
+      sandboxAvailable: true,
+      findCredentials: async () => {
+        asked.push('asked');
+        return [provisioned];
+      },
+    });
+    expect(result).toEqual({ kind: 'api', baseUrl: 'https://fleet.example.com' });
+    expect(asked).toEqual([]);
+  });
+});
+
+describe('setup: credentials belong to the API they were stored for', () => {
+  async function realApi() {
+    const chain = createVaultChain(
+      { vault: 'safe-storage', dataDir },
+      { safeStorage: new FakeSafeStorage({ backend: 'gnome_libsecret' }), platform: 'linux' },
+    );
+    return services({
+      api: { baseUrl: NOWHERE, demo: false, sandboxAvailable: true },
+      credentials: vaultCredentials(chain, { defaultOrigin: undefined }),
+    });
+  }
+
+  it('are stored for the base URL in use, and asked again when it changes', async () => {
+    const { value } = await realApi();
+    expect((await value('getSettings', {})).credentials).toMatchObject({
+      configured: false,
+      problem: { code: 'CREDENTIALS_MISSING' },
+    });
+    const stored = await value('setCredentials', {
+      adminPin: ADMIN_PIN,
+      email: 'kiosk@fleet.example',
+      password: 'stored-for-nowhere',
+    });
+    expect(stored.credentials).toMatchObject({
+      configured: true,
+      origin: NOWHERE,
+      problem: null,
+    });
+
+    // Another service: the stored account is not its account; setup asks for that one's.
+    const moved = await value('updateSettings', {
+      adminPin: ADMIN_PIN,
+      changes: { apiBaseUrl: 'https://other.example.com/api' },
+    });
+    expect(moved.credentials).toMatchObject({
+      configured: true,
+      origin: NOWHERE,
+      problem: { code: 'CREDENTIALS_ORIGIN_MISMATCH' },
+    });
+    expect(moved.credentials.problem?.message).toContain('https://other.example.com');
+    expect(JSON.stringify(moved)).not.toContain('stored-for-nowhere');
+    // This run's status judges them against the API in use, which they still belong to.
+    expect((await value('getStatus', {})).credentials).toMatchObject({ problem: null });
+
+    const again = await value('setCredentials', {
+      adminPin: ADMIN_PIN,
+      email: 'kiosk@other.example',
+      password: 'stored-for-other',
+    });
+    expect(again.credentials).toMatchObject({
+      origin: 'https://other.example.com',
+      problem: null,
+    });
+    // Stored for the next start's API: this run's client will not send them to its own.
+    expect(await value('testConnection', {})).toMatchObject({
+      ok: false,
+      error: { code: 'CREDENTIALS_ORIGIN_MISMATCH' },
+    });
+  });
+
+  it('setup cannot store an account while the sandbox is chosen', async () => {
+    const { value, call } = await realApi();
+    await value('updateSettings', { adminPin: ADMIN_PIN, changes: { apiBaseUrl: null } });
+    expect(
+      await call('setCredentials', {
+        adminPin: ADMIN_PIN,
+        email: 'a@fleet.example',
+        password: 'p',
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'API_BASE_URL_REQUIRED' } });
   });
 });
 
@@ -267,6 +439,7 @@ describe('setup: the offline limits', () => {
     });
     const debit = (amount: number) =>
       call('debitGiftCard', {
+        requestId: crypto.randomUUID(),
         giftCardId: 'gift_card_ddf0db2b-c468-4d07-9853-e8ef57c20a81',
         amount,
         policy: 'prefer_online',
@@ -311,6 +484,7 @@ describe('setup: the offline limits', () => {
     const { value, built } = await services({ shopId: 'shop_paris' });
     await value('updateSettings', { adminPin: ADMIN_PIN, changes: { shopId: 'shop_lyon' } });
     const accepted = await value('debitGiftCard', {
+      requestId: crypto.randomUUID(),
       giftCardId: 'gift_card_ddf0db2b-c468-4d07-9853-e8ef57c20a81',
       amount: 1,
       policy: 'prefer_online',
@@ -321,7 +495,3 @@ describe('setup: the offline limits', () => {
     expect(JSON.parse(row.body)).toMatchObject({ shopId: 'shop_lyon' });
   });
 });
-
-function never(): never {
-  throw new Error('must not start the sandbox');
-}

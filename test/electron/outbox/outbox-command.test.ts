@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { demoGiftCards } from '../../../sandbox/data/demo.ts';
 import { ALL_SCOPES_ACCOUNT, startTestSandbox, type TestSandbox } from './sandbox-support.ts';
 import { SETTINGS_FILE } from '../../../electron/kiosk/settings-store.ts';
 import { ShiftedClock, tempDataDir } from './support.ts';
+import { kioskctl as kioskctlProcess } from '../cli/support.ts';
 
 let sb: TestSandbox;
 let data: ReturnType<typeof tempDataDir>;
@@ -79,8 +81,12 @@ describe('kioskctl outbox', () => {
     expect(run.code).toBe(outboxExitCodes.ok);
     expect(run.stdout).toHaveLength(1);
     const line = json(run.stdout[0]);
-    expect(Object.keys(line)).toEqual(['id', 'idempotencyKey', 'state']);
-    expect(line).toMatchObject({ id: 1, state: 'pending' });
+    expect(Object.keys(line)).toEqual(['id', 'idempotencyKey', 'requestId', 'state', 'replayed']);
+    expect(line).toMatchObject({ id: 1, state: 'pending', replayed: false });
+    // No --request-id: one is minted and printed, for running the command again with it.
+    expect(line['requestId']).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     const db = new DatabaseSync(join(data.dir, DATABASE_FILE), { readOnly: true });
     try {
       expect(db.prepare('SELECT idempotency_key, amount_cents FROM outbox_debits').all()).toEqual([
@@ -146,11 +152,97 @@ describe('kioskctl outbox', () => {
     [['outbox', 'list', '--card', 'x'], 'USAGE'],
     [['outbox', 'frobnicate'], 'USAGE'],
     [['outbox', 'list', '--bogus'], 'USAGE'],
+    [['outbox', 'enqueue', '--card', 'gift_card_1', '--amount', '1', '--request-id', 'R'], 'USAGE'],
+    [['outbox', 'list', '--request-id', randomUUID()], 'USAGE'],
   ])('refuses %j locally with exit 2 and stores nothing', async (args, code) => {
     const run = await kioskctl(args);
     expect(run.code).toBe(outboxExitCodes.invalidRequest);
     expect(json(run.stderr[0])).toMatchObject({ error: { code } });
     expect(run.stdout).toEqual([]);
+  });
+
+  it('enqueue --request-id R twice: one debit; the second run prints it, exit 0; settled, with its outcome', async () => {
+    const requestId = randomUUID();
+    const enqueue = (amount: string, ...more: string[]) =>
+      kioskctl([
+        'outbox',
+        'enqueue',
+        '--card',
+        demoGiftCards.active,
+        '--amount',
+        amount,
+        '--reference',
+        'till-7',
+        '--request-id',
+        requestId,
+        ...more,
+      ]);
+    const first = await enqueue('4');
+    expect(first.code).toBe(outboxExitCodes.ok);
+    expect(json(first.stdout[0])).toMatchObject({ id: 1, requestId, replayed: false });
+    // The SSH session dropped before the line came back: the technician runs it again.
+    const again = await enqueue('4.00');
+    expect(again.code).toBe(outboxExitCodes.ok);
+    expect(again.stdout).toEqual([JSON.stringify({ ...json(first.stdout[0]), replayed: true })]);
+    expect(json((await kioskctl(['outbox', 'list'])).stdout[0])['debits']).toHaveLength(1);
+
+    // Once the service applied it, the same command prints the outcome and its receipt.
+    await kioskctl(['outbox', 'drain', '--until-empty', '--timeout', '10']);
+    const settled = await enqueue('4', '--wait', '5');
+    expect(settled.code).toBe(outboxExitCodes.ok);
+    expect(json(settled.stdout[0])).toMatchObject({ id: 1, state: 'applied', replayed: true });
+    expect(json(settled.stdout[1])).toMatchObject({
+      outcome: {
+        id: 1,
+        requestId,
+        state: 'applied',
+        newBalance: 110.5,
+        reply: { kind: 'receipt' },
+      },
+    });
+    expect(sb.control.ledger()).toHaveLength(1);
+  });
+
+  it('the same --request-id with another amount or card exits 2 REQUEST_ID_REUSED, nothing stored', async () => {
+    const requestId = randomUUID();
+    const base = ['outbox', 'enqueue', '--request-id', requestId];
+    await kioskctl([...base, '--card', demoGiftCards.active, '--amount', '4']);
+    for (const other of [
+      ['--card', demoGiftCards.active, '--amount', '5'],
+      ['--card', demoGiftCards.lowBalance, '--amount', '4'],
+    ]) {
+      const run = await kioskctl([...base, ...other]);
+      expect(run.code).toBe(outboxExitCodes.invalidRequest);
+      expect(json(run.stderr[0])).toMatchObject({ error: { code: 'REQUEST_ID_REUSED' } });
+      expect(run.stdout).toEqual([]);
+    }
+    expect(json((await kioskctl(['outbox', 'list'])).stdout[0])['debits']).toHaveLength(1);
+  });
+
+  it('three kioskctl processes enqueuing the same request id at once store one debit', async () => {
+    const requestId = randomUUID();
+    const runs = await Promise.all(
+      [1, 2, 3].map(() =>
+        kioskctlProcess(
+          [
+            'outbox',
+            'enqueue',
+            '--card',
+            demoGiftCards.active,
+            '--amount',
+            '3',
+            '--request-id',
+            requestId,
+          ],
+          { KIOSK_DATA_DIR: data.dir },
+        ),
+      ),
+    );
+    for (const run of runs) expect(run.code, run.stderr).toBe(outboxExitCodes.ok);
+    const lines = runs.map((run) => json(run.stdout.trim()));
+    expect(lines.map((line) => line['replayed']).sort()).toEqual([false, true, true]);
+    expect(new Set(lines.map((line) => line['idempotencyKey'])).size).toBe(1);
+    expect(json((await kioskctl(['outbox', 'list'])).stdout[0])['debits']).toHaveLength(1);
   });
 
   it('needs a data directory', async () => {
@@ -195,7 +287,9 @@ describe('kioskctl outbox', () => {
     );
     expect(overEmbedder.code).toBe(outboxExitCodes.notAccepted);
 
-    // drain expires by the saved maximum age (one minute), not the default 72 h.
+    // drain expires by the saved maximum age (one minute, on the service's clock), not the
+    // default 72 h. A first drain meets the service unavailable: the debit is attempted and
+    // dated on the service's clock; two minutes later (on the service) it has expired.
     const clock = new ShiftedClock();
     const accepted = await kioskctl(
       ['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '5'],
@@ -203,6 +297,11 @@ describe('kioskctl outbox', () => {
       offline,
     );
     expect(accepted.code).toBe(outboxExitCodes.ok);
+    sb.control.addFault({ kind: 'unavailable', route: 'debitGiftCard', count: 1_000 });
+    const first = await kioskctl(['outbox', 'drain'], { clock });
+    expect(json(first.stdout[0])).toMatchObject({ applied: 0, expired: 0 });
+    sb.control.clearFaults();
+    sb.control.advanceClock(2 * 60_000);
     clock.advance(2 * 60_000);
     const drain = await kioskctl(['outbox', 'drain', '--until-empty', '--timeout', '10'], {
       clock,

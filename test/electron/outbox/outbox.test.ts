@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GiftCardDebit } from '../../../shared/api/gift-cards.ts';
+import { demoGiftCardBalances, demoGiftCards } from '../../../sandbox/data/demo.ts';
+import { createApiGateway } from '../../../electron/outbox/api-gateway.ts';
 import { OutboxError } from '../../../electron/outbox/errors.ts';
 import type { ConnectivityStatus, OutboxEvent } from '../../../electron/outbox/events.ts';
 import { OfflineLimitExceeded, type OfflineLimits } from '../../../electron/outbox/limits.ts';
@@ -9,6 +12,10 @@ import {
   Outbox,
   referenceFor,
 } from '../../../electron/outbox/outbox.ts';
+import { OutboxSender } from '../../../electron/outbox/sender.ts';
+import { kioskSchema } from '../../../electron/schema.ts';
+import { openDatabase } from '../../../electron/storage/database.ts';
+import { startTestSandbox } from './sandbox-support.ts';
 import { ShiftedClock, tempDataDir } from './support.ts';
 
 let data: ReturnType<typeof tempDataDir>;
@@ -318,5 +325,190 @@ describe('cancel, summary, waiting', () => {
       [ids[1], 'cancelled'],
     ]);
     expect(box.recent(10).map((debit) => debit.id)).toEqual([...ids].reverse());
+  });
+});
+
+describe('request ids: one logical debit, one row', () => {
+  it('the same request id again returns the stored debit, never a second row or event', () => {
+    const box = outbox();
+    const events: OutboxEvent[] = [];
+    box.on((event) => events.push(event));
+    const requestId = randomUUID();
+    const input = { requestId, giftCardId: 'gift_card_1', amount: 12.5, reference: 'sale-42' };
+    const first = box.enqueue(input);
+    const again = box.enqueue(input);
+    expect(first.replayed).toBe(false);
+    expect(again.replayed).toBe(true);
+    expect(again.debit).toEqual(first.debit);
+    expect(first.debit.requestId).toBe(requestId);
+    expect(box.list()).toHaveLength(1);
+    expect(events.map((event) => event.type)).toEqual(['accepted']);
+    // However the caller typed it: a UUID is case-insensitive.
+    expect(box.enqueue({ ...input, requestId: requestId.toUpperCase() }).debit.id).toBe(
+      first.debit.id,
+    );
+    expect(box.findByRequestId(requestId.toUpperCase())?.id).toBe(first.debit.id);
+  });
+
+  it('a replay is the debit as it is now, without the checks it passed when accepted', () => {
+    const box = outbox({ maxOfflineDebitAmount: 20, maxPendingCount: 1 });
+    const requestId = randomUUID();
+    const input = { requestId, giftCardId: 'gift_card_1', amount: 15 };
+    const first = box.enqueue(input);
+    // Full, offline, and the caller now insists on the service: the stored debit still comes back.
+    connectivity = 'offline';
+    const again = box.enqueue({ ...input, policy: 'require_online' });
+    expect(again).toMatchObject({ replayed: true, delivery: 'stored-offline' });
+    expect(again.debit.id).toBe(first.debit.id);
+    box.cancel(first.debit.id);
+    expect(box.enqueue(input).debit).toMatchObject({ id: first.debit.id, state: 'cancelled' });
+    expect(box.list()).toHaveLength(1);
+  });
+
+  it.each([
+    ['another card', { giftCardId: 'gift_card_2', amount: 12.5, reference: 'sale-42' }],
+    ['another amount', { giftCardId: 'gift_card_1', amount: 12.51, reference: 'sale-42' }],
+    ['another reference', { giftCardId: 'gift_card_1', amount: 12.5, reference: 'sale-43' }],
+    ['no reference', { giftCardId: 'gift_card_1', amount: 12.5 }],
+  ])('the same request id with %s is refused: REQUEST_ID_REUSED, nothing stored', (_, other) => {
+    const box = outbox();
+    const requestId = randomUUID();
+    const input = { requestId, giftCardId: 'gift_card_1', amount: 12.5, reference: 'sale-42' };
+    const first = box.enqueue(input).debit;
+    let refusal: unknown;
+    try {
+      box.enqueue({ requestId, ...other });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(OutboxError);
+    expect(refusal).toMatchObject({ code: 'REQUEST_ID_REUSED' });
+    expect((refusal as Error).message).toContain(`debit ${first.id}`);
+    expect(box.list()).toEqual([first]);
+  });
+
+  it('the kiosk shop changing between two sends does not make a retry another debit', () => {
+    const box = outbox({}, { shopId: 'shop_lyon' });
+    const input = { requestId: randomUUID(), giftCardId: 'gift_card_1', amount: 3 };
+    const first = box.enqueue(input).debit;
+    box.setShopId('shop_paris');
+    expect(box.enqueue(input)).toMatchObject({ replayed: true, debit: { id: first.id } });
+  });
+
+  it('refuses a request id that is not a UUID v4, storing nothing', () => {
+    const box = outbox();
+    for (const requestId of ['', 'abc', '00000000-0000-1000-8000-000000000000']) {
+      expect(() => box.enqueue({ requestId, giftCardId: 'gift_card_1', amount: 1 })).toThrow(
+        expect.objectContaining({
+          code: 'OUTBOX_INVALID_DEBIT',
+          message: expect.stringContaining('requestId'),
+        }),
+      );
+    }
+    expect(box.list()).toEqual([]);
+  });
+
+  it('without a request id every enqueue is a new debit, each with a request id of its own', () => {
+    const box = outbox();
+    const a = box.enqueue({ giftCardId: 'gift_card_1', amount: 1 }).debit;
+    const b = box.enqueue({ giftCardId: 'gift_card_1', amount: 1 }).debit;
+    expect(a.id).not.toBe(b.id);
+    expect(a.requestId).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(b.requestId).not.toBe(a.requestId);
+  });
+
+  it('two connections on the same data directory (the kiosk and kioskctl) store it once', () => {
+    const kiosk = outbox();
+    const shell = outbox();
+    const input = { requestId: randomUUID(), giftCardId: 'gift_card_1', amount: 7 };
+    const results = [kiosk, shell, kiosk, shell].map((box) => box.enqueue(input));
+    expect(results.map((result) => result.replayed)).toEqual([false, true, true, true]);
+    expect(new Set(results.map((result) => result.debit.id)).size).toBe(1);
+  });
+
+  it('the unique index refuses a second row with the same request id whatever writes it', () => {
+    const box = outbox();
+    const requestId = randomUUID();
+    const first = box.enqueue({ requestId, giftCardId: 'gift_card_1', amount: 7 }).debit;
+    // The store's insert itself: the index answers "already there", nothing is written.
+    const inserted = box.store.insert({
+      idempotencyKey: randomUUID(),
+      giftCardId: 'gift_card_1',
+      requestBody: first.requestBody,
+      amountCents: 700,
+      reference: first.reference,
+      policy: 'prefer_online',
+      acceptedOffline: false,
+      createdAt: clock.now(),
+      requestId,
+    });
+    expect(inserted).toBeUndefined();
+    expect(() =>
+      box.db.connection
+        .prepare(
+          `INSERT INTO outbox_debits (idempotency_key, gift_card_id, request_body, amount_cents,
+             reference, policy, accepted_offline, state, created_at, updated_at, next_attempt_at,
+             request_id)
+           VALUES (?, 'gift_card_1', '{}', 700, 'r', 'prefer_online', 0, 'pending', 0, 0, 0, ?)`,
+        )
+        .run(randomUUID(), requestId),
+    ).toThrow(/UNIQUE constraint failed: outbox_debits.request_id/);
+    expect(box.list()).toHaveLength(1);
+  });
+
+  it('migration 004 keeps the debits accepted before it, without a request id', () => {
+    const before = openDatabase({
+      dataDir: data.dir,
+      schema: { ...kioskSchema, migrations: kioskSchema.migrations.slice(0, 3) },
+    });
+    before.connection
+      .prepare(
+        `INSERT INTO outbox_debits (idempotency_key, gift_card_id, request_body, amount_cents,
+           reference, policy, accepted_offline, state, created_at, updated_at, next_attempt_at)
+         VALUES (?, 'gift_card_1', '{"amount":2,"currency":"EUR","reference":"kiosk/1"}', 200,
+           'kiosk/1', 'prefer_online', 1, 'pending', 1, 1, 1)`,
+      )
+      .run(randomUUID());
+    before.close();
+
+    const box = outbox();
+    const [old] = box.list();
+    expect(old).toMatchObject({ state: 'pending', amountCents: 200, requestId: null });
+    const input = { requestId: randomUUID(), giftCardId: 'gift_card_1', amount: 2 };
+    const fresh = box.enqueue(input).debit;
+    expect(box.enqueue(input).debit.id).toBe(fresh.id);
+    expect(box.list().map((debit) => debit.requestId)).toEqual([null, input.requestId]);
+  });
+
+  it('after the service applied it, the same request gets the receipt; the ledger has it once', async () => {
+    const sb = await startTestSandbox();
+    try {
+      const box = outbox();
+      const sender = new OutboxSender({
+        outbox: box,
+        gateway: createApiGateway(sb.client()),
+        idlePollMs: 20,
+      });
+      const input = { requestId: randomUUID(), giftCardId: demoGiftCards.active, amount: 7.77 };
+      const first = box.enqueue(input).debit;
+      // The reply to the screen is lost; meanwhile the sender delivers the debit.
+      const report = await sender.drain({ untilEmpty: true, timeoutMs: 10_000 });
+      expect(report.result).toBe('empty');
+      const again = box.enqueue(input);
+      expect(again.replayed).toBe(true);
+      expect(again.debit).toMatchObject({ id: first.id, state: 'applied' });
+      const ledger = sb.control.ledger();
+      expect(ledger).toHaveLength(1);
+      expect(again.debit.reply).toMatchObject({
+        kind: 'receipt',
+        receipt: { balance: demoGiftCardBalances.active - 7.77, amount: 7.77 },
+      });
+      expect(ledger[0]).toMatchObject({ idempotencyKey: first.idempotencyKey, amount: 7.77 });
+      await sender.stop();
+    } finally {
+      await sb.close();
+    }
   });
 });

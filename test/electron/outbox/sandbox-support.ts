@@ -1,4 +1,6 @@
 import { createApiClient, type CommerceApiClient } from '../../../electron/api/client.ts';
+import type { Clock } from '../../../electron/api/clock.ts';
+import type { Logger } from '../../../electron/logging/index.ts';
 import type { ExchangeEvent } from '../../../electron/api/invoke.ts';
 import { createApiGateway, outboxClientRetry } from '../../../electron/outbox/api-gateway.ts';
 import type { DebitGateway } from '../../../electron/outbox/gateway.ts';
@@ -15,6 +17,9 @@ export interface TestSandbox {
     email?: string;
     responseMs?: number;
     onExchange?: (event: ExchangeEvent) => void;
+    /** The kiosk's clock, shared with the outbox: token expiry, backoff, the service clock. */
+    clock?: Clock;
+    logger?: Logger;
   }): CommerceApiClient;
   gateway(client: CommerceApiClient): DebitGateway;
   close(): Promise<void>;
@@ -30,7 +35,13 @@ export async function startTestSandbox(seed = 1): Promise<TestSandbox> {
     sandbox,
     control,
     baseUrl: sandbox.baseUrl,
-    client: ({ email = ALL_SCOPES_ACCOUNT, responseMs = 3_000, onExchange } = {}) => {
+    client: ({
+      email = ALL_SCOPES_ACCOUNT,
+      responseMs = 3_000,
+      onExchange,
+      clock,
+      logger,
+    } = {}) => {
       const account = sandbox.accounts.find((entry) => entry.email === email);
       if (!account) throw new Error(`no sandbox account ${email}`);
       const client = createApiClient({
@@ -39,6 +50,8 @@ export async function startTestSandbox(seed = 1): Promise<TestSandbox> {
         retry: outboxClientRetry,
         timeouts: { connectMs: 1_000, responseMs },
         ...(onExchange ? { onExchange } : {}),
+        ...(clock ? { clock } : {}),
+        ...(logger ? { logger } : {}),
       });
       clients.push(client);
       return client;

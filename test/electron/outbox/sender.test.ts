@@ -123,6 +123,7 @@ function rig(
   const events: OutboxEvent[] = [];
   outbox.on((event) => events.push(event));
   const client = sb.client({
+    clock,
     ...(options.email ? { email: options.email } : {}),
     ...(options.responseMs ? { responseMs: options.responseMs } : {}),
     ...(options.onExchange ? { onExchange: options.onExchange } : {}),
@@ -413,13 +414,16 @@ describe('order, crash recovery, lease', () => {
     async (_label, reached) => {
       const crashed = rig();
       const { debit } = crashed.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 6 });
-      // What a killed sender leaves behind: the row committed as `sending`, attempt 1, and maybe
-      // the request applied by the service (sent here with the row's own key and bytes).
+      // What a killed sender leaves behind: the row committed as `sending`, attempt 1, dated on
+      // the service's clock (as markSending dates it once the process has had a reply), and
+      // maybe the request applied by the service (sent here with the row's own key and bytes).
+      const serviceNow = sb.control.now().getTime();
       crashed.outbox.db.connection
         .prepare(
-          `UPDATE outbox_debits SET state = 'sending', attempts = 1, first_attempt_at = ?, last_attempt_at = ? WHERE id = ?`,
+          `UPDATE outbox_debits SET state = 'sending', attempts = 1, first_attempt_at = ?, last_attempt_at = ?,
+             attempt_service_earliest = ?, attempt_service_latest = ? WHERE id = ?`,
         )
-        .run(clock.now(), clock.now(), debit.id);
+        .run(clock.now(), clock.now(), serviceNow - 1_000, serviceNow + 1_000, debit.id);
       if (reached) {
         const client = sb.client();
         await sb.gateway(client).debit(debit.giftCardId, debit.idempotencyKey, debit.requestBody);
@@ -439,6 +443,36 @@ describe('order, crash recovery, lease', () => {
         'pending->sending',
         'sending->applied',
       ]);
+      expect(ledgerKeys()).toEqual([debit.idempotencyKey]);
+    },
+  );
+
+  it.each([
+    ['applied by the service: found in the usages, applied without a resend', true],
+    ['never arrived: absent from the usages, then resent with the same key', false],
+  ])(
+    'after a crash, a row left in sending without a service time (no dated reply before it) is reconciled first: %s',
+    async (_label, reached) => {
+      const crashed = rig();
+      const { debit } = crashed.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 7 });
+      crashed.outbox.db.connection
+        .prepare(
+          `UPDATE outbox_debits SET state = 'sending', attempts = 1, first_attempt_at = ?, last_attempt_at = ? WHERE id = ?`,
+        )
+        .run(clock.now(), clock.now(), debit.id);
+      if (reached) {
+        await sb
+          .gateway(sb.client())
+          .debit(debit.giftCardId, debit.idempotencyKey, debit.requestBody);
+      }
+
+      const restarted = rig();
+      const done = await settle(restarted, debit);
+      expect(done).toMatchObject(
+        reached
+          ? { state: 'applied', resolvedBy: 'reconciliation', attempts: 1 }
+          : { state: 'applied', resolvedBy: 'service', attempts: 2 },
+      );
       expect(ledgerKeys()).toEqual([debit.idempotencyKey]);
     },
   );
@@ -573,10 +607,22 @@ describe('reconciliation and expiry', () => {
     expect(ledgerKeys()).toEqual([row.idempotencyKey]);
   });
 
-  it('a row never attempted expires after the maximum age, without any request; terminal and counted', async () => {
-    const r = rig({ limits: { maxAgeMs: 60_000 } });
-    const { debit } = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 5 });
-    clock.advance(61_000);
+  it('a row never attempted (behind the blocked head of its card) expires after the maximum age on the service clock, without any request', async () => {
+    sb.control.addFault({ kind: 'reset', route: 'debitGiftCard', count: 1 });
+    const r = rig({
+      limits: { maxAgeMs: 60_000 },
+      sender: { random: () => 0.99, retry: { backoff: { baseMs: 60_000, capMs: 60_000 } } },
+    });
+    const head = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 4 }).debit;
+    const debit = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 5 }).debit;
+    r.sender.start();
+    // The head's attempt failed and waits a minute; the row behind it is dated on the service.
+    await vi.waitFor(() => {
+      expect(r.outbox.get(head.id)).toMatchObject({ state: 'pending', attempts: 1 });
+      expect(r.outbox.store.serviceTimes(debit.id)?.createdAt).not.toBeNull();
+    });
+    sb.control.advanceClock(2 * 60_000);
+    clock.advance(2 * 60_000);
     const done = await settle(r, debit);
     expect(done).toMatchObject({
       state: 'expired',
@@ -584,7 +630,12 @@ describe('reconciliation and expiry', () => {
       resolvedBy: 'expiry',
       lastErrorCode: 'EXPIRED',
     });
-    expect(r.outbox.summary().needingAttention.expired).toBe(1);
+    // The head, attempted once, expires too, but only after the usages show it absent.
+    expect((await r.outbox.waitForOutcome(head.id, 10_000)).debit).toMatchObject({
+      state: 'expired',
+      attempts: 1,
+    });
+    expect(r.outbox.summary().needingAttention.expired).toBe(2);
     expect(ledgerKeys()).toEqual([]);
     expect(() => r.outbox.cancel(debit.id)).toThrow(
       expect.objectContaining({ code: 'OUTBOX_NOT_CANCELLABLE' }),
@@ -594,6 +645,7 @@ describe('reconciliation and expiry', () => {
   it('an attempted row past the maximum age expires only once the usages show the service does not have it', async () => {
     const absent = await oneUnansweredAttempt('reset', 2, 'lowBalance');
     const applied = await oneUnansweredAttempt('commit-then-reset', 3);
+    sb.control.advanceClock(2 * 60 * 60_000);
     clock.advance(2 * 60 * 60_000);
     const r = rig({ limits: { maxAgeMs: 60 * 60_000 } });
     r.sender.start();

@@ -1,6 +1,8 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
+import type { IpcResult } from '../../../shared/ipc/errors.ts';
+import type { DebitGiftCardReply } from '../../../shared/ipc/gift-cards.ts';
 import { GiftCardScreen } from '../../../renderer/screens/GiftCardScreen.tsx';
 import { debit, giftCard, outboxSummary } from '../support/fixtures.ts';
 import { fail, ok } from '../support/fake-kiosk.ts';
@@ -8,9 +10,21 @@ import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
 
 let rendered: RenderedKiosk | undefined;
 afterEach(() => {
+  // Next card: no check of a lost reply left scheduled, no confirmation left for the next test.
+  rendered?.stores.giftCard.getState().clear();
   rendered?.stop();
   cleanup();
+  window.sessionStorage.clear();
 });
+
+const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** A reply the test hands over when it chooses: main still working on the request. */
+function deferred() {
+  let resolve!: (value: IpcResult<DebitGiftCardReply>) => void;
+  const promise = new Promise<IpcResult<DebitGiftCardReply>>((done) => (resolve = done));
+  return { promise, resolve };
+}
 
 /** Finds the card, types the amount on the on-screen keypad, presses Debit. */
 async function debitWithKeypad(keys: string[]) {
@@ -46,8 +60,106 @@ test('applied: the new balance, and the card read again from the service', async
   expect(outcome.textContent).toContain('New balance: €94.50');
   await screen.findByText('€94.50', { selector: '[data-testid="gift-card-balance"]' });
   expect(rendered.kiosk.callsOf('debitGiftCard')).toEqual([
-    { giftCardId: giftCard.id, amount: 20, policy: 'prefer_online', waitMs: 8000 },
+    {
+      requestId: expect.stringMatching(uuidV4),
+      giftCardId: giftCard.id,
+      amount: 20,
+      policy: 'prefer_online',
+      waitMs: 8000,
+    },
   ]);
+});
+
+test('a lost reply: "may be stored", no new debit offered, the same request sent again shows the one debit', async () => {
+  const again = deferred();
+  let calls = 0;
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: {
+      debitGiftCard: (request) => {
+        calls += 1;
+        // The first reply is lost on the way (the bridge throws); main answers the second.
+        if (calls === 1) throw new Error('the loopback host went away');
+        if (calls === 2) return again.promise;
+        return ok({
+          debit: debit({ id: 10, amount: request.amount, state: 'applied' }),
+          delivery: 'send-now',
+          connectivity: 'online',
+          settled: true,
+          replayed: false,
+        });
+      },
+    },
+  });
+  const user = await debitWithKeypad(['2', '0']);
+  await user.click(screen.getByRole('button', { name: 'Debit €20.00' }));
+
+  const notice = await screen.findByTestId('debit-may-be-stored');
+  expect(notice.textContent).toContain('The debit of €20.00 may already be stored.');
+  expect(notice.textContent).toContain('Do not debit the card again');
+  // No fresh form to press Debit on again while main is asked about this one.
+  expect(screen.queryByRole('form', { name: 'Debit the card' })).toBeNull();
+  expect(screen.queryByRole('button', { name: /^Debit/ })).toBeNull();
+  await within(notice).findByText('Checking this debit…');
+
+  again.resolve(
+    ok({
+      debit: debit({ id: 9, amount: 20, state: 'applied', newBalance: 94.5 }),
+      delivery: 'send-now',
+      connectivity: 'online',
+      settled: true,
+      replayed: true,
+    }),
+  );
+  const outcome = await screen.findByTestId('debit-outcome');
+  expect(outcome.dataset['outcome']).toBe('applied');
+  expect(screen.getByTestId('debit-replayed').textContent).toBe(
+    'This debit had already been stored: it was not made a second time.',
+  );
+  expect(screen.queryByTestId('debit-may-be-stored')).toBeNull();
+  const sent = rendered.kiosk.callsOf('debitGiftCard');
+  expect(sent).toHaveLength(2);
+  expect(sent[1]).toEqual(sent[0]);
+  expect(sent[0]?.requestId).toMatch(uuidV4);
+  // The outcome is on screen: the form is back, and the next confirmation is another debit.
+  await user.click(screen.getByRole('button', { name: '2' }));
+  await user.click(screen.getByRole('button', { name: 'Debit €2.00' }));
+  await screen.findByText('Debit of €2.00 applied.');
+  const next = rendered.kiosk.callsOf('debitGiftCard')[2];
+  expect(next?.requestId).toMatch(uuidV4);
+  expect(next?.requestId).not.toBe(sent[0]?.requestId);
+});
+
+test('a reload between the confirmation and its outcome asks main about the same debit', async () => {
+  // Main never answers this page: it is reloaded before the reply comes.
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: { debitGiftCard: () => new Promise(() => {}) },
+  });
+  const user = await debitWithKeypad(['1', '5']);
+  await user.click(screen.getByRole('button', { name: 'Debit €15.00' }));
+  await screen.findByText('Debiting…');
+  const [first] = rendered.kiosk.callsOf('debitGiftCard');
+  rendered.stop();
+  cleanup();
+
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: {
+      debitGiftCard: (request) =>
+        ok({
+          debit: debit({ id: 4, amount: request.amount, acceptedOffline: true }),
+          delivery: 'stored-offline',
+          connectivity: 'offline',
+          settled: false,
+          replayed: true,
+        }),
+    },
+  });
+  const outcome = await screen.findByTestId('debit-outcome');
+  expect(outcome.dataset['outcome']).toBe('storedOffline');
+  expect(screen.getByTestId('debit-replayed')).toBeTruthy();
+  expect(rendered.kiosk.callsOf('debitGiftCard')).toEqual([first]);
+  // The card of that debit is on screen again.
+  expect(await screen.findByTestId('gift-card')).toBeTruthy();
+  expect(window.sessionStorage.length).toBe(0);
 });
 
 test('refused: the service’s reason, and nothing taken', async () => {
@@ -63,6 +175,7 @@ test('refused: the service’s reason, and nothing taken', async () => {
           delivery: 'send-now',
           connectivity: 'online',
           settled: true,
+          replayed: false,
         }),
     },
   });
@@ -85,6 +198,7 @@ test('stored offline: the warning and the limits, then applied when main says so
           delivery: 'stored-offline',
           connectivity: 'offline',
           settled: false,
+          replayed: false,
         }),
       getOutboxSummary: () => ok({ ...outboxSummary, pendingCount: 1, pendingAmount: 12.5 }),
     },
@@ -143,6 +257,12 @@ test('a debit over the offline limits is refused by the kiosk in plain words', a
   const alert = await screen.findByRole('alert');
   expect(alert.textContent).toContain('over the kiosk’s offline limits');
   expect(alert.textContent).toContain('€150.00');
+  // Refused before anything was stored: nothing "may be stored", and pressing again is a new debit.
+  expect(screen.queryByTestId('debit-may-be-stored')).toBeNull();
+  await user.click(screen.getByRole('button', { name: 'Debit €200.00' }));
+  await vi.waitFor(() => expect(rendered?.kiosk.callsOf('debitGiftCard')).toHaveLength(2));
+  const [first, second] = rendered.kiosk.callsOf('debitGiftCard');
+  expect(second?.requestId).not.toBe(first?.requestId);
 });
 
 test('pending list: states, send now, cancel only for a debit never sent', async () => {

@@ -1,7 +1,9 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, expect, test } from 'vitest';
-import { SetupScreen } from '../../../renderer/screens/SetupScreen.tsx';
+import { afterEach, expect, test, vi } from 'vitest';
+import { App } from '../../../renderer/App.tsx';
+import type { IpcResult } from '../../../shared/ipc/errors.ts';
+import { SETUP_IDLE_MS, SetupScreen } from '../../../renderer/screens/SetupScreen.tsx';
 import { applyChanges, outboxSummary, settings, settingsReply } from '../support/fixtures.ts';
 import { fail, ok } from '../support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
@@ -10,10 +12,10 @@ let rendered: RenderedKiosk | undefined;
 afterEach(() => {
   rendered?.stop();
   cleanup();
+  vi.useRealTimers();
 });
 
-async function typePin(pin: string) {
-  const user = userEvent.setup();
+async function typePin(pin: string, user = userEvent.setup()) {
   const keypad = screen.getByRole('group', { name: 'Numeric keypad' });
   for (const digit of pin) await user.click(within(keypad).getByRole('button', { name: digit }));
   await user.click(screen.getByRole('button', { name: 'Unlock' }));
@@ -38,6 +40,145 @@ test('a locked-out PIN says so in plain words', async () => {
   const alert = await screen.findByRole('alert');
   expect(alert.textContent).toContain('Too many wrong PINs');
   expect(alert.textContent).toContain('Try again in 1 min.');
+});
+
+test('a wrong PIN says how many tries are left', async () => {
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: {
+      checkAdminPin: () =>
+        fail({
+          code: 'ADMIN_PIN_INVALID',
+          message: 'wrong',
+          details: { triesLeft: 2, retryAfterMs: 0, nextTryAt: '2026-03-02T09:00:00.000Z' },
+        }),
+    },
+  });
+  await typePin('9999');
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toContain('Wrong PIN.');
+  expect(alert.textContent).toContain('Tries left before setup locks: 2.');
+});
+
+test('the wrong PIN that locks setup says when the next try is allowed, in both languages', async () => {
+  const nextTryAt = '2026-03-02T09:00:30.000Z';
+  const details = { triesLeft: 0, retryAfterMs: 30_000, nextTryAt };
+  const clockTime = (tag: string) =>
+    new Intl.DateTimeFormat(tag, { timeStyle: 'medium' }).format(new Date(nextTryAt));
+  for (const [locale, tag, title, next] of [
+    ['en', 'en-IE', 'Wrong PIN.', 'Next try allowed at'],
+    ['fr', 'fr-FR', 'Code incorrect.', 'Prochain essai possible à'],
+  ] as const) {
+    rendered = await renderKiosk(<SetupScreen />, {
+      locale,
+      handlers: {
+        checkAdminPin: () => fail({ code: 'ADMIN_PIN_INVALID', message: 'wrong', details }),
+      },
+    });
+    const setup = rendered.stores.setup.getState();
+    setup.setPinEntry('9999');
+    await act(() => setup.unlock());
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(title);
+    expect(alert.textContent).toContain(`${next} ${clockTime(tag)}.`);
+    rendered.stop();
+    cleanup();
+  }
+});
+
+test('a locked-out PIN after a restart of main says when the next try is allowed', async () => {
+  const nextTryAt = '2026-03-02T09:14:05.000Z';
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: {
+      checkAdminPin: () =>
+        fail({
+          code: 'ADMIN_PIN_LOCKED',
+          message: 'locked',
+          details: { triesLeft: 0, retryAfterMs: 845_000, nextTryAt },
+        }),
+    },
+  });
+  await typePin('1234');
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toContain('Too many wrong PINs');
+  expect(alert.textContent).toContain(
+    `Next try allowed at ${new Intl.DateTimeFormat('en-IE', { timeStyle: 'medium' }).format(new Date(nextTryAt))}.`,
+  );
+});
+
+test('a PIN try that main cannot record keeps setup locked, saying why', async () => {
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: {
+      checkAdminPin: () => fail({ code: 'ADMIN_PIN_UNAVAILABLE', message: 'disk full' }),
+    },
+  });
+  await typePin('1234');
+  expect((await screen.findByRole('alert')).textContent).toContain(
+    'The kiosk cannot record PIN tries right now',
+  );
+  expect(screen.queryByRole('heading', { name: 'This kiosk' })).toBeNull();
+});
+
+test('setup locks itself after 2 minutes without a touch, and forgets a PIN half typed', async () => {
+  // Fake time also follows real time: Testing Library waits on a timer of its own.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+  const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+  rendered = await renderKiosk(<SetupScreen />);
+  await typePin('1234', user);
+  await screen.findByRole('heading', { name: 'This kiosk' });
+
+  // Each touch starts the two minutes again.
+  await act(() => vi.advanceTimersByTimeAsync(SETUP_IDLE_MS - 30_000));
+  await user.click(screen.getByRole('heading', { level: 1, name: 'Setup' }));
+  await act(() => vi.advanceTimersByTimeAsync(SETUP_IDLE_MS - 30_000));
+  expect(rendered.stores.setup.getState().unlockedWith).toBe('1234');
+  expect(screen.getByRole('heading', { name: 'This kiosk' })).toBeTruthy();
+
+  await act(() => vi.advanceTimersByTimeAsync(30_000));
+  expect(rendered.stores.setup.getState().unlockedWith).toBeNull();
+  expect(screen.getByRole('button', { name: 'Unlock' })).toBeTruthy();
+  expect(screen.getByRole('status').textContent).toBe(
+    'Setup locked itself after 2 mins without use.',
+  );
+
+  // A PIN typed but not sent is not left on the keypad either.
+  const keypad = screen.getByRole('group', { name: 'Numeric keypad' });
+  for (const digit of '12') await user.click(within(keypad).getByRole('button', { name: digit }));
+  expect(rendered.stores.setup.getState().pinEntry).toBe('12');
+  expect(screen.queryByRole('status')).toBeNull();
+  await act(() => vi.advanceTimersByTimeAsync(SETUP_IDLE_MS));
+  expect(rendered.stores.setup.getState().pinEntry).toBe('');
+});
+
+test('setup locks again when staff leave it', async () => {
+  rendered = await renderKiosk(<App />);
+  const user = userEvent.setup();
+  const nav = screen.getByRole('navigation', { name: 'Screens' });
+  await user.click(within(nav).getByRole('button', { name: 'Setup' }));
+  await typePin('1234', user);
+  await screen.findByRole('heading', { name: 'This kiosk' });
+
+  await user.click(within(nav).getByRole('button', { name: 'Availability' }));
+  expect(rendered.stores.setup.getState().unlockedWith).toBeNull();
+  await user.click(within(nav).getByRole('button', { name: 'Setup' }));
+  expect(screen.getByRole('button', { name: 'Unlock' })).toBeTruthy();
+  expect(screen.queryByRole('heading', { name: 'This kiosk' })).toBeNull();
+});
+
+test('a PIN check answered after setup was left opens nothing', async () => {
+  let answer: (value: IpcResult<{ valid: boolean }>) => void = () => undefined;
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: {
+      checkAdminPin: () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+    },
+  });
+  await typePin('1234');
+  act(() => rendered!.stores.setup.getState().lock());
+  await act(async () => answer(ok({ valid: true })));
+  expect(rendered.stores.setup.getState().unlockedWith).toBeNull();
+  expect(rendered.stores.setup.getState().checkingPin).toBe(false);
 });
 
 const noCredentials = { configured: false, backend: null, writable: true, problem: null };
@@ -121,7 +262,9 @@ test('the service: the demo sandbox or an http(s) base URL, saved for the next s
   const url = within(form).getByLabelText('API base URL');
   await user.type(url, 'ftp://commerce.example.com');
   expect(url.getAttribute('aria-invalid')).toBe('true');
-  expect(form.textContent).toContain('Enter an address starting with https:// or http://');
+  expect(form.textContent).toContain(
+    'Enter an address starting with https:// (http:// only for this computer',
+  );
   expect((save as HTMLButtonElement).disabled).toBe(true);
 
   await user.clear(url);

@@ -314,6 +314,7 @@ export const defaultReplies: Replies = {
       delivery: 'send-now',
       connectivity: 'online',
       settled: true,
+      replayed: false,
     }),
   listDebits: () => ok({ debits: [] }),
   sendOutboxNow: () => ok({ sender: outboxSummary.sender }),

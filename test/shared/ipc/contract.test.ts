@@ -184,6 +184,8 @@ describe('the renderer-reachable surface returns no credential or token', () => 
         [
           'credentials.backend',
           'credentials.configured',
+          // The API origin they belong to: where they may be sent, not what they are.
+          'credentials.origin',
           'credentials.problem',
           'credentials.problem.code',
           'credentials.problem.message',

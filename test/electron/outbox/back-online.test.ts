@@ -1,0 +1,68 @@
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { demoGiftCards } from '../../../sandbox/data/demo.ts';
+import { startOutboxService, type OutboxService } from '../../../electron/outbox/index.ts';
+import { RecordingLogger, tempDataDir } from './support.ts';
+import { startTestSandbox, type TestSandbox } from './sandbox-support.ts';
+
+/**
+ * Back online, sent at once: a debit that failed while the service was unreachable waits out a
+ * backoff of minutes; when a probe sees the service again, the backoff gate is lifted and the
+ * waiting debit goes out without waiting for it.
+ */
+
+const MINUTE = 60_000;
+let sb: TestSandbox;
+let data: ReturnType<typeof tempDataDir>;
+let service: OutboxService | undefined;
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(() => {
+  sb.control.reset();
+  data = tempDataDir();
+});
+afterEach(async () => {
+  await service?.stop();
+  data.cleanup();
+});
+
+it('a probe that succeeds after an outage lifts the backoff: the waiting debit is applied', async () => {
+  const logger = new RecordingLogger();
+  const client = sb.client({ logger });
+  service = startOutboxService({
+    db: data.open(),
+    client,
+    logger,
+    sender: {
+      random: () => 0.99,
+      idlePollMs: 20,
+      retry: { backoff: { baseMs: 10 * MINUTE, capMs: 10 * MINUTE } },
+    },
+  });
+  const { outbox, sender } = service;
+
+  // The service cannot be reached: the attempt fails and the next one waits ten minutes.
+  sb.control.addFault({ kind: 'reset', route: 'debitGiftCard', count: 1 });
+  const { debit } = outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 2.5 });
+  await vi.waitFor(() =>
+    expect(outbox.get(debit.id)).toMatchObject({ state: 'pending', attempts: 1 }),
+  );
+  expect(client.connectivity.state).not.toBe('online');
+  const now = outbox.clock.now();
+  expect(outbox.get(debit.id).nextAttemptAt).toBeGreaterThan(now + 5 * MINUTE);
+  expect(sender.status.gateUntil).toBeGreaterThan(now + 5 * MINUTE);
+
+  // The connectivity monitor's probe sees the service again.
+  expect(await client.connectivity.check()).toBe('online');
+  await vi.waitFor(() => expect(logger.events('outbox.sender.backoff_lifted')).toHaveLength(1));
+  expect(logger.events('outbox.sender.backoff_lifted')[0]?.fields).toEqual({ waiting: 1 });
+
+  const outcome = await outbox.waitForOutcome(debit.id, 10_000);
+  expect(outcome).toMatchObject({ settled: true, debit: { state: 'applied', attempts: 2 } });
+  expect(sb.control.ledger().map((entry) => entry.idempotencyKey)).toEqual([debit.idempotencyKey]);
+  expect(sender.status.gateUntil).toBeNull();
+});
