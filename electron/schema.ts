@@ -1,7 +1,9 @@
 import { mirrorMigration } from './catalog/index.ts';
 import {
+  cardCacheMigration,
   debitsMigration,
   requestIdsMigration,
+  resolutionsMigration,
   serviceTimesMigration,
   unsettledDebits,
 } from './outbox/index.ts';
@@ -23,6 +25,8 @@ export const kioskSchema: DatabaseSchema = {
     mirrorMigration,
     requestIdsMigration,
     serviceTimesMigration,
+    cardCacheMigration,
+    resolutionsMigration,
   ],
   preserved: [unsettledDebits],
 };

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { AfterTheFactAlert } from './components/AfterTheFactAlert.tsx';
 import { NavigationBar } from './components/NavigationBar.tsx';
 import { OfflineBanner } from './components/OfflineBanner.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
@@ -38,6 +39,7 @@ export function App() {
     <div className="kiosk">
       <StatusBar />
       <OfflineBanner />
+      <AfterTheFactAlert />
       <div className="kiosk-body">
         <NavigationBar />
         <main className="kiosk-main">

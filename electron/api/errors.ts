@@ -144,29 +144,12 @@ export class Conflict extends CommerceApiError {
   override readonly name = 'Conflict';
 }
 
-export class RateLimited extends CommerceApiError {
-  readonly kind = 'RateLimited';
-  override readonly name = 'RateLimited';
+/**
+ * A refusal that may say when to come back: the server's `Retry-After` travels with the error,
+ * the same way for every kind that carries one.
+ */
+export abstract class RetryAfterError extends CommerceApiError {
   /** From `Retry-After` (seconds or HTTP-date), uncapped; undefined when absent or unreadable. */
-  readonly retryAfterMs: number | undefined;
-  constructor(init: BaseInit & { readonly retryAfterMs: number | undefined }) {
-    super(init);
-    this.retryAfterMs = init.retryAfterMs;
-  }
-  override toJSON(): SerializedApiError {
-    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs ?? null };
-  }
-}
-
-export class InternalError extends CommerceApiError {
-  readonly kind = 'InternalError';
-  override readonly name = 'InternalError';
-}
-
-export class ServiceUnavailable extends CommerceApiError {
-  readonly kind = 'ServiceUnavailable';
-  override readonly name = 'ServiceUnavailable';
-  /** Maintenance windows may announce their end with `Retry-After`. */
   readonly retryAfterMs: number | undefined;
   constructor(init: BaseInit & { readonly retryAfterMs?: number | undefined }) {
     super(init);
@@ -175,6 +158,22 @@ export class ServiceUnavailable extends CommerceApiError {
   override toJSON(): SerializedApiError {
     return { ...super.toJSON(), retryAfterMs: this.retryAfterMs ?? null };
   }
+}
+
+export class RateLimited extends RetryAfterError {
+  readonly kind = 'RateLimited';
+  override readonly name = 'RateLimited';
+}
+
+export class InternalError extends CommerceApiError {
+  readonly kind = 'InternalError';
+  override readonly name = 'InternalError';
+}
+
+/** Maintenance windows may announce their end with `Retry-After`. */
+export class ServiceUnavailable extends RetryAfterError {
+  readonly kind = 'ServiceUnavailable';
+  override readonly name = 'ServiceUnavailable';
 }
 
 /**

@@ -1,27 +1,20 @@
 import type { CatalogChange, CatalogProduct } from '../../shared/api/catalog.ts';
 import type { ProductReference } from '../../shared/api/products.ts';
-import { MAX_PAGE_SIZE } from '../../shared/api/primitives.ts';
 import type { ChangeWindowRecord } from '../../shared/ipc/catalog.ts';
 import { ChangeFeedWindow, NotFound } from '../api/index.ts';
 import { catalogViews } from './full-sync.ts';
 import type { CatalogMirror } from './mirror.ts';
 import type { ReferentialKind } from './mirror-writer.ts';
-import type { ProgressTracker } from './progress.ts';
 import { fetchReferentials, relabelEmbedded, writeReferentials } from './referentials.ts';
 import type { CatalogSource } from './source.ts';
+import { runSettings, type SyncRunOptions } from './sync-run.ts';
 
-export interface ChangeFeedOptions {
-  readonly now: () => number;
-  readonly progress: ProgressTracker;
-  readonly signal?: AbortSignal | undefined;
-  readonly pageSize?: number;
+export interface ChangeFeedOptions extends SyncRunOptions {
   /**
    * A window with more changes than this is not worth applying one by one (a kiosk back after a
    * long time offline): the caller runs a full sync instead.
    */
   readonly fullSyncAbove?: number;
-  /** Called between steps (after each page read or applied): the sync lease is renewed there. */
-  readonly heartbeat?: () => void;
 }
 
 export type ChangeFeedResult =
@@ -65,8 +58,7 @@ export async function runChangeFeed(
   options: ChangeFeedOptions,
 ): Promise<ChangeFeedResult> {
   const { progress, signal, now } = options;
-  const pageSize = options.pageSize ?? MAX_PAGE_SIZE;
-  const callOptions = signal === undefined ? undefined : { signal };
+  const { pageSize, callOptions } = runSettings(options);
   const since = mirror.state.get('cursor');
   if (since === undefined) throw new Error('no change-feed cursor: run a full sync first');
 

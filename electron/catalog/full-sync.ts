@@ -1,12 +1,11 @@
 import type { CatalogProductsReply } from '../../shared/api/catalog.ts';
-import { MAX_PAGE_SIZE } from '../../shared/api/primitives.ts';
 import type { FullSyncProgressRecord, FullSyncRecord } from '../../shared/ipc/catalog.ts';
 import { ContractViolation } from '../api/index.ts';
 import type { CatalogMirror } from './mirror.ts';
 import type { MirrorWriter } from './mirror-writer.ts';
-import type { ProgressTracker } from './progress.ts';
 import { fetchReferentials, referentialKinds, writeReferentials } from './referentials.ts';
 import type { CatalogSource } from './source.ts';
+import { runSettings, type SyncRunOptions } from './sync-run.ts';
 
 /**
  * `displayedOnline` is a filter with a default (true): the catalogue route never returns hidden
@@ -14,16 +13,9 @@ import type { CatalogSource } from './source.ts';
  */
 export const catalogViews = [true, false] as const;
 
-export interface FullSyncOptions {
-  readonly now: () => number;
-  readonly progress: ProgressTracker;
-  readonly signal?: AbortSignal | undefined;
-  /** Catalogue page size (the spec's maximum by default). */
-  readonly pageSize?: number;
+export interface FullSyncOptions extends SyncRunOptions {
   /** An interrupted full sync younger than this continues where it stopped; older ones restart. */
   readonly resumeWithinMs?: number;
-  /** Called between steps (after each committed page): the sync lease is renewed there. */
-  readonly heartbeat?: () => void;
   /** The change feed is resumed this long before the sync's first page, to cover clock skew. */
   readonly cursorOverlapMs?: number;
 }
@@ -48,8 +40,7 @@ export async function runFullSync(
   options: FullSyncOptions,
 ): Promise<FullSyncResult> {
   const { now, progress, signal } = options;
-  const pageSize = options.pageSize ?? MAX_PAGE_SIZE;
-  const callOptions = signal === undefined ? undefined : { signal };
+  const { pageSize, callOptions } = runSettings(options);
   const startedAtMs = now();
 
   // Probing the views first gives the totals for the progress bar, the service-side start time

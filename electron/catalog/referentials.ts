@@ -53,37 +53,18 @@ export async function fetchReferentials(
 ): Promise<Partial<Referentials>> {
   const options = signal === undefined ? undefined : { signal };
   const query = (page: number) => ({ query: { page, limit: MAX_PAGE_SIZE } });
-  const result: {
-    shops?: Shop[];
-    categories?: Category[];
-    characteristics?: Characteristic[];
-    productTypes?: ProductType[];
-  } = {};
-  for (const kind of kinds) {
-    switch (kind) {
-      case 'shops':
-        result.shops = await walk((page) => source.listShops(query(page), options), signal);
-        break;
-      case 'categories':
-        result.categories = await walk(
-          (page) => source.listCategories(query(page), options),
-          signal,
-        );
-        break;
-      case 'characteristics':
-        result.characteristics = await walk(
-          (page) => source.listCharacteristics(query(page), options),
-          signal,
-        );
-        break;
-      case 'productTypes':
-        result.productTypes = await walk(
-          (page) => source.listProductTypes(query(page), options),
-          signal,
-        );
-        break;
-    }
-  }
+  const lists: { readonly [K in ReferentialKind]: () => Promise<Referentials[K]> } = {
+    shops: () => walk((page) => source.listShops(query(page), options), signal),
+    categories: () => walk((page) => source.listCategories(query(page), options), signal),
+    characteristics: () => walk((page) => source.listCharacteristics(query(page), options), signal),
+    productTypes: () => walk((page) => source.listProductTypes(query(page), options), signal),
+  };
+  const result: { -readonly [K in ReferentialKind]?: Referentials[K] } = {};
+  // Generic so that each kind's rows are typed as that kind's.
+  const fetchInto = async <K extends ReferentialKind>(kind: K) => {
+    result[kind] = await lists[kind]();
+  };
+  for (const kind of kinds) await fetchInto(kind);
   return result;
 }
 

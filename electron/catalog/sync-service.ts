@@ -17,6 +17,7 @@ import { CatalogMirror } from './mirror.ts';
 import { ProgressTracker } from './progress.ts';
 import type { CatalogSource } from './source.ts';
 import { isFullSyncDue, readStatus } from './status.ts';
+import type { SyncRunOptions } from './sync-run.ts';
 
 export interface CatalogSyncOptions {
   readonly database: KioskDatabase;
@@ -232,14 +233,10 @@ export class CatalogSyncService {
       this.#logger.info('catalog.sync.window_too_big', { changes: window.changes });
     }
     const fullSync = await runFullSync(this.mirror, this.#source, {
-      now: () => this.#clock.now(),
-      progress: this.#tracker('full'),
-      signal: request.signal,
-      ...this.#pageSize(),
+      ...this.#runOptions('full', request, renew),
       ...(this.#options.resumeFullSyncWithinMs === undefined
         ? {}
         : { resumeWithinMs: this.#options.resumeFullSyncWithinMs }),
-      heartbeat: renew,
     });
     this.#logger.info('catalog.sync.full_done', {
       products: fullSync.products,
@@ -258,17 +255,19 @@ export class CatalogSyncService {
 
   #changes(request: SyncRequest, renew: () => void, mayEscalate: boolean) {
     return runChangeFeed(this.mirror, this.#source, {
-      now: () => this.#clock.now(),
-      progress: this.#tracker('changes'),
-      signal: request.signal,
-      ...this.#pageSize(),
+      ...this.#runOptions('changes', request, renew),
       ...(mayEscalate ? { fullSyncAbove: this.#options.fullSyncAboveChanges ?? 20_000 } : {}),
-      heartbeat: renew,
     });
   }
 
-  #pageSize(): { pageSize?: number } {
-    return this.#options.pageSize === undefined ? {} : { pageSize: this.#options.pageSize };
+  #runOptions(kind: SyncKind, request: SyncRequest, renew: () => void): SyncRunOptions {
+    return {
+      now: () => this.#clock.now(),
+      progress: this.#tracker(kind),
+      signal: request.signal,
+      ...(this.#options.pageSize === undefined ? {} : { pageSize: this.#options.pageSize }),
+      heartbeat: renew,
+    };
   }
 
   #tracker(kind: SyncKind): ProgressTracker {

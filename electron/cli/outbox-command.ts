@@ -10,6 +10,7 @@ import {
   debitStates,
   type DrainReport,
   isTerminal,
+  OfflineCardRefused,
   type OfflineLimits,
   Outbox,
   outboxClientRetry,
@@ -38,6 +39,7 @@ import {
 import {
   parseAmount,
   parseCardId,
+  parseDate,
   parseId,
   parsePolicy,
   parseReference,
@@ -64,6 +66,8 @@ import {
  *     list [--state <state>]                   {"debits": [...]}
  *     show <id>                                the debit as JSON
  *     cancel <id>                              only a debit never attempted
+ *     report --date <YYYY-MM-DD>               the end-of-day report: {"date","debits":[...]},
+ *                                              each with "acceptedOffline" and "staffResolution"
  *
  * `--data-dir` defaults to env KIOSK_DATA_DIR; `--base-url`/`--credentials` (or env
  * KIOSK_API_BASE_URL, KIOSK_API_EMAIL, KIOSK_API_PASSWORD) are needed by `drain`, `enqueue --wait`
@@ -79,7 +83,10 @@ import {
  *   3  the API refused: --wait ended refused/failed, or drain paused on rejected credentials
  *   4  drain --until-empty: rows still open when the timeout passed (service unreachable or slow)
  *   5  contract violation (from the client)
- *   6  not accepted: an offline limit, or require_online while offline; nothing stored
+ *   6  not accepted: an offline limit, or require_online while offline; or, the service found
+ *      unreachable, what the kiosk last read of the card: OUTBOX_OVER_KNOWN_BALANCE (over its
+ *      balance minus the debits still waiting), OUTBOX_UNKNOWN_CARD (never read, over the
+ *      unknownCardOffline policy), OUTBOX_CARD_NOT_DEBITABLE (expired, inactive...); nothing stored
  *   7  not now: cancel of a debit already attempted or settled; drain while another process
  *      (the kiosk app) holds the sender lease
  *   8  storage: the data directory cannot be used; the database is empty, not SQLite, damaged or
@@ -135,6 +142,7 @@ const options = {
   'until-empty': { type: 'boolean' },
   timeout: { type: 'string' },
   state: { type: 'string' },
+  date: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -144,6 +152,7 @@ const commandFlags: Readonly<Record<string, readonly string[]>> = {
   list: ['state'],
   show: [],
   cancel: [],
+  report: ['date'],
 };
 
 export const outboxUsage = `usage: kioskctl [global flags] outbox <command>
@@ -155,6 +164,9 @@ export const outboxUsage = `usage: kioskctl [global flags] outbox <command>
   list [--state ${debitStates.join('|')}]
   show <id>
   cancel <id>
+  report --date <YYYY-MM-DD>
+      every debit accepted that local day, its state, offline or not, and how staff resolved
+      the refused ones
 exit codes: 0 ok, 1 unexpected, 2 refused locally, 3 API refused, 4 not drained in time,
             5 contract violation, 6 not accepted (offline limit / offline), 7 not now, 8 storage
 `;
@@ -195,6 +207,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
 
   // Validate what needs no database before opening it.
   const id = takesId ? parseId(rest[0]) : undefined;
+  const reportDate = command === 'report' ? parseDate(required(values.date, '--date')) : undefined;
   // The limits the kiosk app applies: its defaults, then what an administrator saved.
   const limits: Partial<OfflineLimits> = {
     ...context.limits,
@@ -288,6 +301,11 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         io.stdout(`${JSON.stringify(debitView(makeOutbox(db, context, limits).cancel(id!)))}\n`);
         return outboxExitCodes.ok;
       }
+      case 'report': {
+        const debits = makeOutbox(db, context, limits).acceptedOn(reportDate!);
+        io.stdout(`${JSON.stringify({ date: reportDate, debits: debits.map(debitView) })}\n`);
+        return outboxExitCodes.ok;
+      }
       default:
         throw new CommandError('USAGE', `unknown outbox command "${command}"`);
     }
@@ -358,6 +376,14 @@ export function debitView(debit: OutboxDebit): Record<string, unknown> {
     resolvedBy: debit.resolvedBy,
     requestId: debit.requestId,
     requestBody: debit.requestBody,
+    staffResolution:
+      debit.staffResolution === null
+        ? null
+        : {
+            kind: debit.staffResolution.kind,
+            method: debit.staffResolution.method,
+            at: iso(debit.staffResolution.at),
+          },
   };
 }
 
@@ -388,7 +414,9 @@ function outboxFailure(error: unknown): Failure | undefined {
     return { code: error.code, message: error.message, exitCode: outboxExitCodes.storage };
   if (error instanceof OutboxError) {
     const exitCode =
-      error.code === 'OUTBOX_LIMIT_EXCEEDED' || error.code === 'OUTBOX_OFFLINE'
+      error.code === 'OUTBOX_LIMIT_EXCEEDED' ||
+      error.code === 'OUTBOX_OFFLINE' ||
+      error instanceof OfflineCardRefused
         ? outboxExitCodes.notAccepted
         : error.code === 'OUTBOX_NOT_CANCELLABLE' || error.code === 'OUTBOX_INVALID_STATE'
           ? outboxExitCodes.conflict

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { RecordId } from '../../shared/ipc/common.ts';
-import { CallerDebitReference } from '../../shared/ipc/gift-cards.ts';
+import { CallerDebitReference, ReportDate } from '../../shared/ipc/gift-cards.ts';
 import { type DebitState, debitStates } from '../outbox/index.ts';
 import { CommandError } from './command.ts';
 
@@ -74,4 +74,11 @@ export function parsePolicy(text: string | undefined): 'prefer_online' | 'requir
   if (text === undefined || text === 'prefer_online' || text === 'require_online')
     return text ?? 'prefer_online';
   throw new CommandError('USAGE', '--policy must be prefer_online or require_online');
+}
+
+/** A local calendar day, `YYYY-MM-DD`, a real date (no 2026-02-30). */
+export function parseDate(text: string): string {
+  if (!ReportDate.safeParse(text).success)
+    throw new CommandError('USAGE', `--date expects a day like 2026-11-23, got "${text}"`);
+  return text;
 }

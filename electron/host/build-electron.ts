@@ -7,47 +7,41 @@
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
+import { type BuildOptions, build } from 'vite';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outDir = join(root, 'dist', 'electron');
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
-export async function buildElectron(): Promise<void> {
-  // The preload: everything inlined except `electron` itself.
-  await build({
+/** What both bundles share: our own root, no config file, unminified Node code in dist/electron. */
+function bundle(options: BuildOptions): ReturnType<typeof build> {
+  return build({
     configFile: false,
     logLevel: 'warn',
     root,
-    build: {
-      outDir,
-      emptyOutDir: true,
-      minify: false,
-      target: 'node22',
-      lib: {
-        entry: join(root, 'electron', 'preload.ts'),
-        formats: ['cjs'],
-        fileName: () => 'preload.cjs',
-      },
-      rollupOptions: { external: ['electron'] },
+    build: { outDir, minify: false, target: 'node22', ...options },
+  });
+}
+
+export async function buildElectron(): Promise<void> {
+  // The preload: everything inlined except `electron` itself.
+  await bundle({
+    emptyOutDir: true,
+    lib: {
+      entry: join(root, 'electron', 'preload.ts'),
+      formats: ['cjs'],
+      fileName: () => 'preload.cjs',
     },
+    rollupOptions: { external: ['electron'] },
   });
   // The main process: Node built-ins, `electron` and native or dynamic packages stay external
   // (node_modules ships with the app); our own TypeScript is bundled.
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    root,
-    build: {
-      outDir,
-      emptyOutDir: false,
-      minify: false,
-      ssr: join(root, 'electron', 'host', 'main.ts'),
-      target: 'node22',
-      rollupOptions: {
-        external: [...nodeBuiltins, 'electron', 'keytar'],
-        output: { format: 'es', entryFileNames: 'main.js' },
-      },
+  await bundle({
+    emptyOutDir: false,
+    ssr: join(root, 'electron', 'host', 'main.ts'),
+    rollupOptions: {
+      external: [...nodeBuiltins, 'electron', 'keytar'],
+      output: { format: 'es', entryFileNames: 'main.js' },
     },
   });
 }

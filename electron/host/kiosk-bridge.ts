@@ -1,10 +1,9 @@
 import {
   type KioskApi,
-  eventNames,
   ipcEvents,
   ipcMessages,
+  kioskApiOf,
   listenerNameOf,
-  messageNames,
 } from '../../shared/ipc/contract.ts';
 
 /** What the preload needs of `ipcRenderer`. */
@@ -20,17 +19,13 @@ export interface IpcRendererLike {
  * alone, never Electron's event object (it carries `sender`, a way back into IPC).
  */
 export function buildKioskBridge(ipc: IpcRendererLike): KioskApi {
-  const api: Record<string, unknown> = {};
-  for (const name of messageNames) {
-    const channel = ipcMessages[name].channel;
-    api[name] = (request?: unknown) => ipc.invoke(channel, request ?? {});
-  }
-  for (const event of eventNames) {
-    const channel = ipcEvents[event].channel;
-    api[listenerNameOf(event)] = (callback: unknown) => {
+  return kioskApiOf({
+    call: (name, request) => ipc.invoke(ipcMessages[name].channel, request),
+    subscribe: (event, callback) => {
       if (typeof callback !== 'function') {
         throw new TypeError(`${listenerNameOf(event)} expects a function`);
       }
+      const channel = ipcEvents[event].channel;
       const listener = (_event: unknown, payload: unknown) => {
         (callback as (payload: unknown) => void)(payload);
       };
@@ -41,7 +36,6 @@ export function buildKioskBridge(ipc: IpcRendererLike): KioskApi {
         subscribed = false;
         ipc.removeListener(channel, listener);
       };
-    };
-  }
-  return Object.freeze(api) as KioskApi;
+    },
+  });
 }

@@ -3,7 +3,12 @@ import { ipcErrorCodes } from '../../shared/ipc/errors.ts';
 import { type AnyApiError, isCommerceApiError } from '../api/index.ts';
 import { CatalogError } from '../catalog/index.ts';
 import { redactString } from '../logging/index.ts';
-import { InvalidDebit, OfflineLimitExceeded, OutboxError } from '../outbox/index.ts';
+import {
+  InvalidDebit,
+  OfflineCardRefused,
+  OfflineLimitExceeded,
+  OutboxError,
+} from '../outbox/index.ts';
 import { DocumentRejected, PrintError } from '../printing/index.ts';
 import { StorageError } from '../storage/index.ts';
 import { IpcFailure } from './ipc-failure.ts';
@@ -78,6 +83,17 @@ export function toIpcError(error: unknown): IpcError {
       code: error.code,
       message: safeMessage(error.message),
       details: { breach: { ...error.breach } },
+    };
+  }
+  if (error instanceof OfflineCardRefused) {
+    const { refusal } = error;
+    return {
+      code: error.code,
+      message: safeMessage(error.message),
+      details: {
+        refusal:
+          'asOf' in refusal ? { ...refusal, asOf: new Date(refusal.asOf).toISOString() } : refusal,
+      },
     };
   }
   if (error instanceof InvalidDebit) {

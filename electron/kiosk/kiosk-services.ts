@@ -180,7 +180,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
 
   const handlers: KioskHandlers = {
     ...catalogHandlers({ catalogQueries, catalogSync, database, client, logger }),
-    ...customerHandlers({ client }),
+    ...customerHandlers({ client, outbox }),
     ...salesHandlers({ client }),
     ...giftCardHandlers({ client, outbox, sender }),
     ...printingHandlers({ printing, settings }),

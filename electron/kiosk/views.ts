@@ -1,10 +1,11 @@
 import type { OutboxChanged } from '../../shared/ipc/events.ts';
 import type { DebitView, PrintJob, PrinterInfo, SenderStatus } from '../../shared/ipc/index.ts';
 import { safeMessage } from '../ipc/index.ts';
-import type {
-  OutboxDebit,
-  OutboxEvent,
-  SenderStatus as OutboxSenderStatus,
+import {
+  isUnresolved,
+  type OutboxDebit,
+  type OutboxEvent,
+  type SenderStatus as OutboxSenderStatus,
 } from '../outbox/index.ts';
 import type { PrinterInfo as BackendPrinterInfo, PrintJobSnapshot } from '../printing/index.ts';
 
@@ -47,6 +48,15 @@ export function debitView(debit: OutboxDebit): DebitView {
     resolvedAt: isoOrNull(debit.resolvedAt),
     resolvedBy: debit.resolvedBy,
     acknowledged: debit.acknowledgedAt !== null,
+    unresolved: isUnresolved(debit),
+    staffResolution:
+      debit.staffResolution === null
+        ? null
+        : {
+            kind: debit.staffResolution.kind,
+            method: debit.staffResolution.method,
+            at: iso(debit.staffResolution.at),
+          },
   };
 }
 

@@ -1,8 +1,10 @@
 import type {
+  CollectionMethod,
   DebitPolicy,
   DebitReply,
   DebitResolvedBy,
   DebitState,
+  StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
 
 /**
@@ -57,6 +59,27 @@ export interface OutboxDebit {
   readonly acknowledgedAt: number | null;
   /** The caller's id of this logical debit (UUID v4); null on rows accepted before there were any. */
   readonly requestId: string | null;
+  /** What staff recorded about a refused, failed or expired debit; null until then. */
+  readonly staffResolution: StaffResolutionRecord | null;
+}
+
+export interface StaffResolutionRecord {
+  readonly kind: StaffResolutionInput['kind'];
+  readonly method: CollectionMethod | null;
+  /** Epoch milliseconds, from the outbox clock. */
+  readonly at: number;
+}
+
+/** Refused, failed or expired: the money was not taken by this debit. */
+export const uncollectedStates: readonly DebitState[] = ['refused', 'failed', 'expired'];
+
+/** An uncollected debit staff have neither resolved nor (before resolutions existed) seen. */
+export function isUnresolved(debit: OutboxDebit): boolean {
+  return (
+    uncollectedStates.includes(debit.state) &&
+    debit.staffResolution === null &&
+    debit.acknowledgedAt === null
+  );
 }
 
 /** A transition that happened: the row before and after, for the events. */

@@ -22,7 +22,16 @@ export {
 export { debitsMigration } from './migrations/001-debits.ts';
 export { requestIdsMigration } from './migrations/004-request-ids.ts';
 export { serviceTimesMigration } from './migrations/005-service-times.ts';
+export { cardCacheMigration } from './migrations/006-card-cache.ts';
+export { type CachedCard, cardValuesOf } from './card-cache.ts';
+export {
+  OfflineCardRefused,
+  type OfflineCardRefusal,
+  statusAllowsDebit,
+} from './offline-card-check.ts';
+export { resolutionsMigration } from './migrations/007-resolutions.ts';
 export { unsettledDebits } from './migrations/unsettled-debits.ts';
+export { localDayBounds, localDateOf } from './day-bounds.ts';
 export {
   Outbox,
   type EnqueueInput,
@@ -39,7 +48,7 @@ export {
   type SenderOptions,
   type SenderStatus,
 } from './sender.ts';
-export { isTerminal, type OutboxDebit } from './debit.ts';
+export { isTerminal, isUnresolved, type OutboxDebit, type StaffResolutionRecord } from './debit.ts';
 export {
   debitStates,
   type DebitPolicy,

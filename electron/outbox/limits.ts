@@ -13,15 +13,21 @@ import type { OpenTotals } from './store.ts';
  */
 export type OfflineLimits = Readonly<OutboxLimits>;
 
+/** What a debit offline on a card the kiosk never read may be (`unknownCardOffline`). */
+export type UnknownCardPolicy = NonNullable<OutboxLimits['unknownCardOffline']>;
+
+export const defaultUnknownCardPolicy: UnknownCardPolicy = { maxAmount: 50 };
+
 export const defaultOfflineLimits: OfflineLimits = {
   maxOfflineDebitAmount: 150,
   maxPendingAmount: 1_000,
   maxPendingAmountPerCard: 300,
   maxPendingCount: 50,
   maxAgeMs: 72 * 60 * 60 * 1000,
+  unknownCardOffline: defaultUnknownCardPolicy,
 };
 
-export type LimitName = Exclude<keyof OfflineLimits, 'maxAgeMs'>;
+export type LimitName = Exclude<keyof OfflineLimits, 'maxAgeMs' | 'unknownCardOffline'>;
 
 export interface LimitBreach {
   readonly limit: LimitName;
@@ -51,8 +57,12 @@ export class OfflineLimitExceeded extends OutboxError {
 }
 
 export function resolveLimits(overrides: Partial<OfflineLimits> = {}): OfflineLimits {
-  const limits = { ...defaultOfflineLimits, ...overrides };
-  for (const [name, value] of Object.entries(limits)) {
+  const { unknownCardOffline, ...numbers } = { ...defaultOfflineLimits, ...overrides };
+  const limits = {
+    ...numbers,
+    unknownCardOffline: resolveUnknownCardPolicy(unknownCardOffline ?? defaultUnknownCardPolicy),
+  };
+  for (const [name, value] of Object.entries(numbers)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new RangeError(
         `offline limit ${name} must be a finite number >= 0, got ${String(value)}`,
@@ -63,6 +73,17 @@ export function resolveLimits(overrides: Partial<OfflineLimits> = {}): OfflineLi
     throw new RangeError('offline limit maxPendingCount must be an integer');
   }
   return limits;
+}
+
+function resolveUnknownCardPolicy(policy: unknown): UnknownCardPolicy {
+  if (policy === 'refuse') return policy;
+  const maxAmount = (policy as { maxAmount?: unknown } | null)?.maxAmount;
+  if (typeof maxAmount !== 'number' || !Number.isFinite(maxAmount) || maxAmount < 0) {
+    throw new RangeError(
+      `offline limit unknownCardOffline must be "refuse" or { maxAmount: EUR >= 0 }, got ${JSON.stringify(policy)}`,
+    );
+  }
+  return { maxAmount };
 }
 
 const cents = (eur: number) => Math.round(eur * 100);

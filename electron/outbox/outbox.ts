@@ -11,12 +11,17 @@ import {
   type DebitPolicy,
   type DebitState,
   type OutboxSummary,
+  ReportDate,
+  StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
 import { type Clock, systemClock } from '../api/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
+import { localDayBounds } from './day-bounds.ts';
 import { InvalidDebit, OutboxError } from './errors.ts';
 import { OutboxEvents, type ConnectivityStatus, type OutboxListener } from './events.ts';
 import { findBreach, OfflineLimitExceeded, resolveLimits, type OfflineLimits } from './limits.ts';
+import { CardCache, type CachedCard } from './card-cache.ts';
+import { findOfflineCardRefusal, OfflineCardRefused } from './offline-card-check.ts';
 import { isTerminal, type OutboxDebit } from './debit.ts';
 import { OutboxStore } from './store.ts';
 import { Wakeup } from './wakeup.ts';
@@ -113,6 +118,8 @@ export function referenceFor(idempotencyKey: string, callerReference?: string): 
 
 export class Outbox {
   readonly store: OutboxStore;
+  /** What the kiosk last read of each card: offline debits are checked against it. */
+  readonly cards: CardCache;
   readonly events: OutboxEvents;
   readonly clock: Clock;
   #limits: OfflineLimits;
@@ -123,6 +130,7 @@ export class Outbox {
 
   constructor(options: OutboxOptions) {
     this.store = new OutboxStore(options.db);
+    this.cards = new CardCache(options.db);
     this.events = new OutboxEvents(options.onListenerError);
     this.clock = options.clock ?? systemClock;
     this.#limits = resolveLimits(options.limits);
@@ -248,6 +256,17 @@ export class Outbox {
         card: this.store.openTotals(giftCardId),
       });
       if (breach) throw new OfflineLimitExceeded(breach);
+      if (connectivity === 'offline' && this.cards) {
+        // Stored offline, it would be refused only after the customer left: checked here first.
+        const card = this.cards.get(giftCardId);
+        const refusal = findOfflineCardRefusal({
+          card,
+          amountCents,
+          pendingCents: card ? this.cards.unreflectedCents(giftCardId, card.readAt) : 0,
+          unknownCard: this.limits.unknownCardOffline ?? 'refuse',
+        });
+        if (refusal) throw new OfflineCardRefused(refusal);
+      }
       const inserted = this.store.insert({
         idempotencyKey,
         giftCardId,
@@ -270,6 +289,16 @@ export class Outbox {
       delivery: connectivity === 'offline' ? 'stored-offline' : 'send-now',
       replayed,
     };
+  }
+
+  /** Keeps what was just read of a card (no personal data is stored); false if it has no id. */
+  recordCard(card: unknown): boolean {
+    return this.cards.record(card, this.clock.now());
+  }
+
+  /** What the kiosk last read of this card, if it ever did. */
+  knownCard(giftCardId: string): CachedCard | undefined {
+    return this.cards.get(giftCardId);
   }
 
   /** The debit stored under this request id, if any (a caller checking after a lost reply). */
@@ -352,6 +381,50 @@ export class Outbox {
       );
     }
     return debit;
+  }
+
+  /**
+   * Staff record what they did about a debit refused, failed or expired after the customer left:
+   * it leaves the alert, and the end-of-day report shows it. The first record stands; the same
+   * record again (a retry after a lost reply) returns the debit unchanged.
+   */
+  resolveAfterTheFact(id: number, resolution: StaffResolutionInput): OutboxDebit {
+    const parsed = StaffResolutionInput.safeParse(resolution);
+    if (!parsed.success) {
+      throw new InvalidDebit(
+        parsed.error.issues.map((issue) => ({
+          path: ['resolution', ...issue.path].join('.'),
+          message: issue.message,
+        })),
+      );
+    }
+    const wanted = parsed.data;
+    const resolved = this.db.transaction(() => this.store.resolve(id, wanted, this.clock.now()));
+    if (resolved) return resolved;
+    const current = this.get(id);
+    const recorded = current.staffResolution;
+    const method = wanted.kind === 'collected_other_way' ? wanted.method : null;
+    if (recorded && recorded.kind === wanted.kind && recorded.method === method) return current;
+    throw new OutboxError(
+      'OUTBOX_INVALID_STATE',
+      recorded
+        ? `debit ${id} was already resolved (${recorded.kind}${recorded.method ? `, ${recorded.method}` : ''})`
+        : `debit ${id} is ${current.state}; only a refused, failed or expired debit is resolved`,
+    );
+  }
+
+  /** Refused, failed or expired debits staff have not resolved yet, oldest first. */
+  unresolved(limit = 200): OutboxDebit[] {
+    return this.store.unresolved(limit);
+  }
+
+  /** Every debit accepted on a local calendar day (`YYYY-MM-DD`, the kiosk's time zone). */
+  acceptedOn(date: string): OutboxDebit[] {
+    if (!ReportDate.safeParse(date).success) {
+      throw new InvalidDebit([{ path: 'date', message: `expects YYYY-MM-DD, got "${date}"` }]);
+    }
+    const { from, to } = localDayBounds(date);
+    return this.store.createdBetween(from, to);
   }
 
   /**

@@ -1,10 +1,12 @@
 import type { StatementSync } from 'node:sqlite';
 import type { GiftCardUsage } from '../../shared/api/gift-cards.ts';
 import type {
+  CollectionMethod,
   DebitPolicy,
   DebitReply,
   DebitResolvedBy,
   DebitState,
+  StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
 import type { KioskDatabase } from '../storage/index.ts';
 import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
@@ -41,6 +43,9 @@ interface DebitRow {
   resolved_by: DebitResolvedBy | null;
   acknowledged_at: number | null;
   request_id: string | null;
+  staff_resolution: StaffResolutionInput['kind'] | null;
+  staff_resolution_method: CollectionMethod | null;
+  staff_resolved_at: number | null;
 }
 
 function toDebit(row: DebitRow): OutboxDebit {
@@ -70,6 +75,14 @@ function toDebit(row: DebitRow): OutboxDebit {
     resolvedBy: row.resolved_by,
     acknowledgedAt: row.acknowledged_at,
     requestId: row.request_id,
+    staffResolution:
+      row.staff_resolution === null
+        ? null
+        : {
+            kind: row.staff_resolution,
+            method: row.staff_resolution_method,
+            at: row.staff_resolved_at ?? row.updated_at,
+          },
   };
 }
 
@@ -491,6 +504,41 @@ export class OutboxStore {
        WHERE state = 'pending' AND attempts = 0 AND created_service_at <= ? RETURNING *`,
     ).all(now, error.code, error.message, now, serviceCutoff) as unknown as DebitRow[];
     return rows.map((row) => ({ from: 'pending', debit: toDebit(row) }));
+  }
+
+  /** Staff's record for an uncollected debit; the first one stands (undefined: none written). */
+  resolve(id: number, resolution: StaffResolutionInput, now: number): OutboxDebit | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET staff_resolution = ?, staff_resolution_method = ?,
+         staff_resolved_at = ?, acknowledged_at = coalesce(acknowledged_at, ?), updated_at = ?
+       WHERE id = ? AND state IN ('refused', 'failed', 'expired') AND staff_resolution IS NULL
+       RETURNING *`,
+    ).get(
+      resolution.kind,
+      resolution.kind === 'collected_other_way' ? resolution.method : null,
+      now,
+      now,
+      now,
+      id,
+    ) as DebitRow | undefined;
+    return row ? toDebit(row) : undefined;
+  }
+
+  /** Uncollected debits with nothing recorded by staff, oldest first. */
+  unresolved(limit: number): OutboxDebit[] {
+    const rows = this.#sql(
+      `SELECT * FROM outbox_debits WHERE state IN ('refused', 'failed', 'expired')
+         AND staff_resolution IS NULL AND acknowledged_at IS NULL ORDER BY id LIMIT ?`,
+    ).all(limit) as unknown as DebitRow[];
+    return rows.map(toDebit);
+  }
+
+  /** Debits accepted in [from, to) (epoch ms, the outbox clock), oldest first. */
+  createdBetween(from: number, to: number): OutboxDebit[] {
+    const rows = this.#sql(
+      `SELECT * FROM outbox_debits WHERE created_at >= ? AND created_at < ? ORDER BY created_at, id`,
+    ).all(from, to) as unknown as DebitRow[];
+    return rows.map(toDebit);
   }
 
   acknowledge(id: number, now: number): OutboxDebit | undefined {

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useI18n } from '../i18n/use-i18n.ts';
 import type { SecondCriterion } from '../stores/customer-store.ts';
+import { ChoiceRow } from './ChoiceRow.tsx';
 import { criterionLabels } from './criterion-labels.ts';
 
 /** Which detail the customer stated (a choice of big buttons) and its value. */
@@ -24,19 +25,13 @@ export function CriterionField({
   return (
     <fieldset className="criterion">
       <legend className="field-label">{legend}</legend>
-      <div className="choice-row" role="group" aria-label={t('customers.criterionKind')}>
-        {options.map((option) => (
-          <button
-            key={option}
-            type="button"
-            className="button choice"
-            aria-pressed={option === criterion}
-            onClick={() => onCriterion(option)}
-          >
-            {t(criterionLabels[option])}
-          </button>
-        ))}
-      </div>
+      <ChoiceRow
+        label={t('customers.criterionKind')}
+        options={options}
+        value={criterion}
+        onChoose={onCriterion}
+        labelOf={(option) => t(criterionLabels[option])}
+      />
       <label htmlFor={id} className="field-label">
         {t(criterionLabels[criterion])}
       </label>

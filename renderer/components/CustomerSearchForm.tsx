@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useI18n } from '../i18n/use-i18n.ts';
 import type { CustomerCriteria } from '../stores/customer-store.ts';
+import { Field } from './Field.tsx';
 
 /**
  * The exact e-mail address, alone. When several customers share it, the screen lists them and
@@ -14,7 +15,6 @@ export function CustomerSearchForm({
   readonly onSearch: (criteria: CustomerCriteria) => void;
 }) {
   const { t } = useI18n();
-  const emailId = useId();
   const [email, setEmail] = useState('');
 
   const submit = (event: FormEvent) => {
@@ -26,20 +26,19 @@ export function CustomerSearchForm({
   return (
     <form className="customer-search" onSubmit={submit} aria-label={t('customers.searchForm')}>
       <p className="hint">{t('customers.why')}</p>
-      <div className="field">
-        <label htmlFor={emailId} className="field-label">
-          {t('customers.email')}
-        </label>
-        <input
-          id={emailId}
-          className="input"
-          type="email"
-          autoComplete="off"
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-      </div>
+      <Field label={t('customers.email')}>
+        {(id) => (
+          <input
+            id={id}
+            className="input"
+            type="email"
+            autoComplete="off"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        )}
+      </Field>
       <button type="submit" className="button button-primary" disabled={busy}>
         {t('customers.search')}
       </button>

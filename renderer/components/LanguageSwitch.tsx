@@ -1,9 +1,7 @@
-import { supportedLocales, type Locale } from '../i18n/locale.ts';
+import { supportedLocales } from '../i18n/locale.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useStores } from '../stores/stores-context.tsx';
-
-/** Each language named in itself, so staff find theirs whatever the screen is in. */
-const names: Readonly<Record<Locale, string>> = { fr: 'Français', en: 'English' };
+import { languageNames } from './language-names.ts';
 
 /** Staff switch the language of this session; the kiosk's default is in Setup. */
 export function LanguageSwitch() {
@@ -20,7 +18,7 @@ export function LanguageSwitch() {
           aria-pressed={option === locale}
           onClick={() => store.getState().setLocale(option)}
         >
-          {names[option]}
+          {languageNames[option]}
         </button>
       ))}
     </div>

@@ -10,7 +10,8 @@ import { useI18n } from '../i18n/use-i18n.ts';
 import { OfflineLimits } from './OfflineLimits.tsx';
 
 type Limits = KioskSettings['offlineLimits'];
-type LimitName = keyof Limits;
+// The never-read card policy is not a number: set in the settings file, not in this form.
+type LimitName = Exclude<keyof Limits, 'unknownCardOffline'>;
 
 const HOUR_MS = 3_600_000;
 

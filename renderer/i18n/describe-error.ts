@@ -184,6 +184,8 @@ export function describeError(error: IpcError, t: Translate, fmt: Formatters): E
       offline: false,
     };
   }
+  const card = cardRefusalOf(error);
+  if (card) return { title: t(card.title), detail: card.detail(t, fmt), offline: false };
   if (error.code.startsWith('PRINT_')) {
     const key = printProblemKeys[error.code.slice('PRINT_'.length).toLowerCase()];
     return { title: t(key ?? 'printProblem.printFailed'), detail: null, offline: false };
@@ -227,6 +229,50 @@ function pinRefusalOf(error: IpcError): AdminPinRefusal | null {
  * The time of the next try, to the second: a clock time stays true while the notice is on
  * screen, where "in 30 s" would not. Main and the renderer share the kiosk's clock.
  */
+/** An offline debit refused by what the kiosk last read of the card, with its figures. */
+function cardRefusalOf(
+  error: IpcError,
+): { title: MessageKey; detail: (t: Translate, fmt: Formatters) => string | null } | null {
+  const refusal = error.details?.['refusal'];
+  if (typeof refusal !== 'object' || refusal === null || Array.isArray(refusal)) return null;
+  const value = refusal as Record<string, unknown>;
+  const eur = (name: string) => (typeof value[name] === 'number' ? value[name] : null);
+  switch (error.code) {
+    case 'OUTBOX_OVER_KNOWN_BALANCE':
+      return {
+        title: 'error.overKnownBalance.title',
+        detail: (t, fmt) => {
+          const [balance, pending, available] = [
+            eur('knownBalance'),
+            eur('pending'),
+            eur('available'),
+          ];
+          if (balance === null || pending === null || available === null) return null;
+          return t('error.overKnownBalance.detail', {
+            balance: fmt.money(balance),
+            time: typeof value['asOf'] === 'string' ? fmt.dateTime(value['asOf']) : '',
+            pending: fmt.money(pending),
+            available: fmt.money(available),
+          });
+        },
+      };
+    case 'OUTBOX_UNKNOWN_CARD':
+      return {
+        title: 'error.unknownCard.title',
+        detail: (t, fmt) => {
+          const max = eur('maxAmount');
+          return max === null
+            ? t('error.unknownCard.refused')
+            : t('error.unknownCard.detail', { max: fmt.money(max) });
+        },
+      };
+    case 'OUTBOX_CARD_NOT_DEBITABLE':
+      return { title: 'error.cardNotDebitable.title', detail: () => null };
+    default:
+      return null;
+  }
+}
+
 function timeOfDay(iso: string, fmt: Formatters): string {
   return new Intl.DateTimeFormat(intlTagOf(fmt.locale), { timeStyle: 'medium' }).format(
     new Date(iso),

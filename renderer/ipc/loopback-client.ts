@@ -1,12 +1,11 @@
 import {
   type EventName,
-  type EventPayloadOf,
   type KioskApi,
+  type MessageName,
   eventNames,
   ipcEvents,
   ipcMessages,
-  listenerNameOf,
-  messageNames,
+  kioskApiOf,
 } from '../../shared/ipc/contract.ts';
 import { type IpcResult, ipcErrorCodes, ipcResultOf } from '../../shared/ipc/errors.ts';
 import {
@@ -42,16 +41,13 @@ export function createLoopbackClient(options: LoopbackClientOptions): KioskApi {
   const listeners = new Map<string, Set<AnyListener>>();
   let stream: AbortController | undefined;
 
-  async function call(
-    name: (typeof messageNames)[number],
-    request: unknown,
-  ): Promise<IpcResult<unknown>> {
+  async function call(name: MessageName, request: unknown): Promise<IpcResult<unknown>> {
     let response: Response;
     try {
       response = await doFetch(`${options.origin}${LOOPBACK_IPC_PATH}${name}`, {
         method: 'POST',
         headers,
-        body: JSON.stringify(request ?? {}),
+        body: JSON.stringify(request),
         credentials: 'omit',
         cache: 'no-store',
       });
@@ -156,13 +152,8 @@ export function createLoopbackClient(options: LoopbackClientOptions): KioskApi {
     };
   }
 
-  const api: Record<string, unknown> = {};
-  for (const name of messageNames) {
-    api[name] = (request?: unknown) => call(name, request);
-  }
-  for (const event of eventNames) {
-    api[listenerNameOf(event)] = (callback: (payload: EventPayloadOf<typeof event>) => void) =>
-      subscribe(event, callback as AnyListener);
-  }
-  return Object.freeze(api) as KioskApi;
+  return kioskApiOf({
+    call,
+    subscribe: (event, callback) => subscribe(event, callback as AnyListener),
+  });
 }

@@ -1,4 +1,5 @@
 import { MAX_COPIES } from '../../shared/ipc/printing.ts';
+import { DayReport } from '../components/DayReport.tsx';
 import { DocumentChooser } from '../components/DocumentChooser.tsx';
 import { documentKindKeys } from '../components/document-kind.ts';
 import { DocumentPreview } from '../components/DocumentPreview.tsx';
@@ -108,6 +109,7 @@ export function DocumentsScreen() {
           </section>
         </div>
       )}
+      <DayReport />
     </section>
   );
 }

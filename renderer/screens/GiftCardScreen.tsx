@@ -4,8 +4,9 @@ import { AmountField } from '../components/AmountField.tsx';
 import { DebitMayBeStored } from '../components/DebitMayBeStored.tsx';
 import { DebitOutcomePanel } from '../components/DebitOutcomePanel.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
-import { GiftCardSummary } from '../components/GiftCardSummary.tsx';
+import { cardAllowsDebit, GiftCardSummary } from '../components/GiftCardSummary.tsx';
 import { PendingDebits } from '../components/PendingDebits.tsx';
+import { recordStatus } from '../components/record-status.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { amountValue } from '../input/amount-entry.ts';
@@ -29,6 +30,14 @@ export function GiftCardScreen() {
   const confirmation = useKiosk('giftCard', (s) => s.confirmation);
   const lostReply = useKiosk('giftCard', (s) => s.lostReply);
   const replayed = useKiosk('giftCard', (s) => s.replayed);
+  const openDebits = useKiosk('outbox', (s) => s.open);
+  // What the service has not confirmed yet is not in the balance it computed.
+  const waitingAmount = card
+    ? openDebits
+        .filter((open) => open.giftCardId === card.id)
+        .reduce((sum, open) => sum + Math.round(open.amount * 100), 0) / 100
+    : 0;
+  const blockedStatus = card && !cardAllowsDebit(card) ? card.status : null;
   const value = amountValue(amount);
 
   const lookup = (event: FormEvent) => {
@@ -75,7 +84,7 @@ export function GiftCardScreen() {
           </form>
           {looking && <p role="status">{t('common.loading')}</p>}
           {lookupError && <ErrorNotice error={lookupError} />}
-          {card && <GiftCardSummary card={card} />}
+          {card && <GiftCardSummary card={card} waitingAmount={waitingAmount} />}
           {lostReply && confirmation && (
             <DebitMayBeStored
               confirmation={confirmation}
@@ -115,12 +124,22 @@ export function GiftCardScreen() {
             <button
               type="submit"
               className="button button-primary button-large"
-              disabled={debiting || value === null}
+              disabled={debiting || value === null || blockedStatus !== null}
+              aria-describedby={blockedStatus === null ? undefined : `${referenceId}-blocked`}
             >
               {value === null
                 ? t('giftCard.debit')
                 : t('giftCard.debitAmount', { amount: fmt.money(value) })}
             </button>
+            {blockedStatus !== null && (
+              <p
+                id={`${referenceId}-blocked`}
+                className="notice notice-warning"
+                data-testid="debit-blocked"
+              >
+                {t('giftCard.notDebitable', { status: recordStatus(blockedStatus, t) })}
+              </p>
+            )}
             {debiting && <p role="status">{t('giftCard.debiting')}</p>}
           </form>
         )}

@@ -1,5 +1,4 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { GiftCard } from '../../shared/api/gift-cards.ts';
 import type { KioskApi } from '../../shared/ipc/contract.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
 import type { OutboxChanged } from '../../shared/ipc/events.ts';
@@ -7,6 +6,7 @@ import type {
   ConnectivityState,
   DebitGiftCardReply,
   DebitView,
+  GiftCardLookup,
 } from '../../shared/ipc/gift-cards.ts';
 import { amountValue } from '../input/amount-entry.ts';
 import { settle } from './call.ts';
@@ -34,7 +34,8 @@ export interface GiftCardStoreOptions {
 
 export interface GiftCardState {
   readonly cardId: string;
-  readonly card: GiftCard | null;
+  /** The service's card, or offline the kiosk's last read of it (`source: 'cache'`). */
+  readonly card: GiftCardLookup | null;
   readonly looking: boolean;
   readonly lookupError: IpcError | null;
   /** The amount as typed on the keypad: digits and at most one `.`. */
@@ -118,7 +119,7 @@ export function createGiftCardStore(
       const shown = get().card?.id ?? get().cardId;
       if (mine !== lookupGeneration || shown !== giftCardId) return;
       // Only a fresh read may replace the balance: the service computes it, not the kiosk.
-      if (reply.ok) set({ card: reply.value });
+      if (reply.ok && !('source' in reply.value)) set({ card: reply.value });
     };
 
     /** This confirmation is over (an outcome, a refusal, or staff moved on). */

@@ -2,7 +2,12 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { KioskApi } from '../../shared/ipc/contract.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
 import type { OutboxChanged } from '../../shared/ipc/events.ts';
-import type { DebitView, OutboxSummaryReply } from '../../shared/ipc/gift-cards.ts';
+import type {
+  DayReport,
+  DebitView,
+  OutboxSummaryReply,
+  StaffResolutionInput,
+} from '../../shared/ipc/gift-cards.ts';
 import { settle } from './call.ts';
 import { coalesce } from './refresh-coalescer.ts';
 
@@ -18,10 +23,15 @@ export interface OutboxState {
   /** The last action's failure (send now, cancel, acknowledge, refresh). */
   readonly error: IpcError | null;
   readonly busy: boolean;
+  /** The end-of-day report last asked for (every debit of that local day). */
+  readonly dayReport: DayReport | null;
+  loadDayReport(date: string): Promise<void>;
   refresh(): Promise<void>;
   sendNow(): Promise<void>;
   cancel(debitId: number): Promise<void>;
   acknowledge(debitId: number): Promise<void>;
+  /** Staff record what they did about a debit refused after the fact. */
+  resolve(debitId: number, resolution: StaffResolutionInput): Promise<void>;
   applyEvent(event: OutboxChanged): void;
 }
 
@@ -70,10 +80,17 @@ export function createOutboxStore(api: KioskApi, now: () => number = Date.now): 
       senderPaused: null,
       error: null,
       busy: false,
+      dayReport: null,
+      loadDayReport: async (date) => {
+        const reply = await settle(api.getDayReport({ date }));
+        set(reply.ok ? { dayReport: reply.value, error: null } : { error: reply.error });
+      },
       refresh,
       sendNow: () => act(() => settle(api.sendOutboxNow())),
       cancel: (debitId) => act(() => settle(api.cancelDebit({ debitId }))),
       acknowledge: (debitId) => act(() => settle(api.acknowledgeDebit({ debitId }))),
+      resolve: (debitId, resolution) =>
+        act(() => settle(api.resolveDebit({ debitId, resolution }))),
       applyEvent: (event) => {
         if (event.type === 'sender-paused') {
           set({ senderPaused: { code: event.code, message: event.message } });

@@ -83,12 +83,8 @@ export function derivedCatalogFields(
   };
 }
 
-/** The catalogue entry of `GET /v1/catalog/products`: stored fields minus the reference-only ones, plus the derived ones. */
-export function toCatalogProduct(
-  product: StoredProduct,
-  filter: CatalogFilter = {},
-): CatalogProduct {
-  const derived = derivedCatalogFields(product, filter);
+/** What describes a product, copied as stored into the catalogue entry and the product reference. */
+export function describingFields(product: StoredProduct) {
   return {
     uuid: product.uuid,
     reference: product.reference,
@@ -98,6 +94,17 @@ export function toCatalogProduct(
     displayedOnline: product.displayedOnline,
     quantityType: product.quantityType,
     category: product.category,
+  };
+}
+
+/** The catalogue entry of `GET /v1/catalog/products`: stored fields minus the reference-only ones, plus the derived ones. */
+export function toCatalogProduct(
+  product: StoredProduct,
+  filter: CatalogFilter = {},
+): CatalogProduct {
+  const derived = derivedCatalogFields(product, filter);
+  return {
+    ...describingFields(product),
     priceRange: derived.priceRange,
     promotionPriceRange: derived.promotionPriceRange,
     availableItemsCount: derived.availableItemsCount,

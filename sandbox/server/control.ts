@@ -240,26 +240,27 @@ export function registerControl(app: FastifyInstance, state: SandboxState): void
     account: control.setScopes(emailOf(request), bodyOf(ScopesBody, request).scopes),
   }));
 
-  const tokenRef = (request: FastifyRequest) => {
+  /** Revoking and restoring name the token the same way, and refuse an unreadable one alike. */
+  const onToken = (
+    request: FastifyRequest,
+    apply: (which: { token?: string; jti?: string }) => string,
+  ): string => {
     const body = bodyOf(TokenRef, request);
-    return 'token' in body ? { token: body.token } : { jti: body.jti };
+    const which = 'token' in body ? { token: body.token } : { jti: body.jti };
+    try {
+      return apply(which);
+    } catch {
+      throw invalidRequest('the token cannot be decoded or has no jti');
+    }
   };
-  route('POST', '/tokens/revoke', (request) => {
-    const which = tokenRef(request);
-    try {
-      return { jti: control.revokeToken(which), revoked: true };
-    } catch {
-      throw invalidRequest('the token cannot be decoded or has no jti');
-    }
-  });
-  route('POST', '/tokens/restore', (request) => {
-    const which = tokenRef(request);
-    try {
-      return { jti: control.restoreToken(which), revoked: false };
-    } catch {
-      throw invalidRequest('the token cannot be decoded or has no jti');
-    }
-  });
+  route('POST', '/tokens/revoke', (request) => ({
+    jti: onToken(request, (which) => control.revokeToken(which)),
+    revoked: true,
+  }));
+  route('POST', '/tokens/restore', (request) => ({
+    jti: onToken(request, (which) => control.restoreToken(which)),
+    revoked: false,
+  }));
   route('PUT', '/tokens/ttl', (request) => {
     const { seconds } = bodyOf(TtlBody, request);
     control.setTokenTtl(seconds);

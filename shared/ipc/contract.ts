@@ -65,6 +65,27 @@ export type KioskApi = { readonly [N in MessageName]: MessageMethod<N> } & {
   ) => () => void;
 };
 
+/** How a `KioskApi` reaches main: send one message, or listen to one event until unsubscribed. */
+export interface KioskTransport {
+  call(name: MessageName, request: unknown): Promise<unknown>;
+  subscribe(event: EventName, callback: unknown): () => void;
+}
+
+/**
+ * The `KioskApi` over a transport (the preload's IPC, the loopback host's HTTP): one named method
+ * per message, called with `{}` when given nothing, and one `on<Event>` per event.
+ */
+export function kioskApiOf(transport: KioskTransport): KioskApi {
+  const api: Record<string, unknown> = {};
+  for (const name of messageNames) {
+    api[name] = (request?: unknown) => transport.call(name, request ?? {});
+  }
+  for (const event of eventNames) {
+    api[listenerNameOf(event)] = (callback: unknown) => transport.subscribe(event, callback);
+  }
+  return Object.freeze(api) as KioskApi;
+}
+
 export function messageByChannel(channel: string): MessageName | undefined {
   for (const name of messageNames) {
     if (ipcMessages[name].channel === channel) return name;

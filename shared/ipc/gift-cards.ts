@@ -45,6 +45,27 @@ export type DebitPolicy = z.infer<typeof DebitPolicy>;
 export const DebitResolvedBy = z.enum(['service', 'reconciliation', 'staff', 'expiry']);
 export type DebitResolvedBy = z.infer<typeof DebitResolvedBy>;
 
+/**
+ * What staff did about a debit refused, failed or expired after the fact (the customer gone):
+ * collected the money another way (how), or could not collect it.
+ */
+export const staffResolutionKinds = ['collected_other_way', 'could_not_collect'] as const;
+export const collectionMethods = ['cash', 'card', 'other'] as const;
+export const CollectionMethod = z.enum(collectionMethods);
+export type CollectionMethod = z.infer<typeof CollectionMethod>;
+export const StaffResolutionInput = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('collected_other_way'), method: CollectionMethod }),
+  z.strictObject({ kind: z.literal('could_not_collect') }),
+]);
+export type StaffResolutionInput = z.infer<typeof StaffResolutionInput>;
+export const StaffResolution = z.object({
+  kind: z.enum(staffResolutionKinds),
+  /** collected_other_way only. */
+  method: CollectionMethod.nullable(),
+  at: IsoTime,
+});
+export type StaffResolution = z.infer<typeof StaffResolution>;
+
 /** What the service told us: its receipt, or the usage a reconciliation found. */
 export const DebitReply = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('receipt'), receipt: GiftCardDebitReceipt }),
@@ -126,6 +147,12 @@ export const DebitView = z.object({
   resolvedAt: IsoTime.nullable(),
   resolvedBy: DebitResolvedBy.nullable(),
   acknowledged: z.boolean(),
+  /** The card's masked number when the kiosk has read it (else staff see the id's end). */
+  maskedNumber: z.string().nullable().optional(),
+  /** Refused, failed or expired and nothing recorded yet: the red alert on every screen. */
+  unresolved: z.boolean().optional(),
+  /** What staff recorded about it once refused, failed or expired; null until then. */
+  staffResolution: StaffResolution.nullable().optional(),
 });
 export type DebitView = z.infer<typeof DebitView>;
 
@@ -143,9 +170,10 @@ export type DebitGiftCardReply = z.infer<typeof DebitGiftCardReply>;
 export const ListDebitsRequest = z.strictObject({
   /**
    * `open`: pending and sending. `attention`: refused, failed or expired, not yet acknowledged.
-   * `recent`: the latest entries in any state.
+   * `recent`: the latest entries in any state. `unresolved`: refused, failed or expired with
+   * nothing recorded by staff yet (the alert).
    */
-  view: z.enum(['open', 'attention', 'recent']),
+  view: z.enum(['open', 'attention', 'recent', 'unresolved']),
   limit: z.number().int().min(1).max(200).optional(),
 });
 export type ListDebitsRequest = z.input<typeof ListDebitsRequest>;
@@ -161,6 +189,22 @@ export const DebitIdRequest = z.strictObject({
     .max(2 ** 53 - 1),
 });
 export type DebitIdRequest = z.input<typeof DebitIdRequest>;
+
+export const ResolveDebitRequest = DebitIdRequest.extend({ resolution: StaffResolutionInput });
+export type ResolveDebitRequest = z.input<typeof ResolveDebitRequest>;
+
+/** A local calendar day, as the end-of-day report is asked for. */
+export const ReportDate = z.iso.date();
+
+export const DayReportRequest = z.strictObject({ date: ReportDate });
+export type DayReportRequest = z.input<typeof DayReportRequest>;
+
+/** Every debit accepted on one local day, oldest first, with its state and any resolution. */
+export const DayReport = z.object({
+  date: ReportDate,
+  debits: z.array(DebitView),
+});
+export type DayReport = z.infer<typeof DayReport>;
 
 export const SenderStatus = z.object({
   running: z.boolean(),
@@ -186,8 +230,41 @@ export const OutboxLimits = z.object({
   maxPendingCount: z.number().int(),
   /** A debit still unsent after this long becomes `expired` (terminal, shown to staff). */
   maxAgeMs: z.number(),
+  /**
+   * A card the kiosk never read, debited while offline: refused, or accepted up to `maxAmount`
+   * (EUR). Absent: the default (`electron/outbox/limits.ts`).
+   */
+  unknownCardOffline: z
+    .union([z.literal('refuse'), z.strictObject({ maxAmount: z.number() })])
+    .optional(),
 });
 export type OutboxLimits = z.infer<typeof OutboxLimits>;
+
+/**
+ * The card statuses a debit may be made on; any other known status (expired, inactive, used...)
+ * is refused before the service is asked. An unknown status blocks nothing.
+ */
+export const debitableCardStatuses: readonly string[] = ['active'];
+
+/**
+ * A look-up the service could not answer (unreachable): the card as this kiosk last read it
+ * (`asOf`), or, never read here, its id alone (`asOf` null, every value null). Offline debits
+ * are checked against it (`electron/outbox/offline-card-check.ts`).
+ */
+export const CachedGiftCard = z.object({
+  source: z.literal('cache'),
+  id: Id,
+  maskedNumber: z.string().nullable(),
+  status: z.string().nullable(),
+  balance: Amount.nullable(),
+  expiresOn: z.string().nullable(),
+  asOf: IsoTime.nullable(),
+});
+export type CachedGiftCard = z.infer<typeof CachedGiftCard>;
+
+/** What a look-up shows: the service's card, or, offline, the kiosk's last read of it. */
+export const GiftCardLookup = z.union([GiftCard, CachedGiftCard]);
+export type GiftCardLookup = z.infer<typeof GiftCardLookup>;
 
 export const OutboxSummary = z.object({
   pendingCount: z.number().int().min(0),
@@ -217,9 +294,9 @@ export type SendNowReply = z.infer<typeof SendNowReply>;
 export const giftCardMessages = {
   getGiftCard: defineMessage('getGiftCard', {
     group: 'gift-cards',
-    summary: 'Look a gift card up (masked number, balance)',
+    summary: 'Look a gift card up (masked number, balance); offline, the last read of it',
     request: GetGiftCardRequest,
-    reply: GiftCard,
+    reply: GiftCardLookup,
   }),
   debitGiftCard: defineMessage('debitGiftCard', {
     group: 'gift-cards',
@@ -250,6 +327,18 @@ export const giftCardMessages = {
     summary: 'Staff saw a refused, failed or expired debit',
     request: DebitIdRequest,
     reply: DebitView,
+  }),
+  resolveDebit: defineMessage('resolveDebit', {
+    group: 'gift-cards',
+    summary: 'Record how staff settled a debit refused after the fact',
+    request: ResolveDebitRequest,
+    reply: DebitView,
+  }),
+  getDayReport: defineMessage('getDayReport', {
+    group: 'gift-cards',
+    summary: 'The end-of-day report: every debit of a local day, with its resolution',
+    request: DayReportRequest,
+    reply: DayReport,
   }),
   getOutboxSummary: defineMessage('getOutboxSummary', {
     group: 'gift-cards',

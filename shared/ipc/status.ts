@@ -138,6 +138,10 @@ export const OfflineLimitsChanges = z.strictObject({
     .min(60_000)
     .max(30 * 24 * 60 * 60 * 1000)
     .optional(),
+  /** A card never read on this kiosk, offline: refused, or accepted up to `maxAmount`. */
+  unknownCardOffline: z
+    .union([z.literal('refuse'), z.strictObject({ maxAmount: LimitAmount })])
+    .optional(),
 });
 export type OfflineLimitsChanges = z.infer<typeof OfflineLimitsChanges>;
 

@@ -1,17 +1,21 @@
 import type { customerMessages } from '../../../shared/ipc/customers.ts';
 import type { CommerceApiClient } from '../../api/index.ts';
 import type { KioskHandlers } from '../../ipc/index.ts';
+import type { Outbox } from '../../outbox/index.ts';
 
 export interface CustomerHandlerDeps {
   readonly client: Pick<
     CommerceApiClient,
     'searchCustomers' | 'getCustomer' | 'getCustomerHistory' | 'listCustomerCredits'
   >;
+  /** Keeps the gift cards among the credits read, so they can be debited offline later. */
+  readonly outbox?: Pick<Outbox, 'recordCard'>;
 }
 
 /** Customers, read live from the service. */
 export function customerHandlers({
   client,
+  outbox,
 }: CustomerHandlerDeps): Pick<KioskHandlers, keyof typeof customerMessages> {
   return {
     searchCustomers: (request) =>
@@ -37,14 +41,27 @@ export function customerHandlers({
         params: { customerId: request.customerId },
         query: request.families === undefined ? {} : { include: request.families.join(',') },
       }),
-    listCustomerCredits: (request) =>
-      client.listCustomerCredits({
+    listCustomerCredits: async (request) => {
+      const credits = await client.listCustomerCredits({
         params: { customerId: request.customerId },
         query: {
           ...(request.types === undefined ? {} : { types: request.types.join(',') }),
           ...(request.page === undefined ? {} : { page: request.page }),
           ...(request.limit === undefined ? {} : { limit: request.limit }),
         },
-      }),
+      });
+      for (const credit of credits.data) {
+        if (credit.type !== 'gift_card' || credit.giftCardId === null) continue;
+        // The card's values only: its label and the customer stay out of the cache.
+        outbox?.recordCard({
+          id: credit.giftCardId,
+          status: credit.status,
+          balance: credit.remainingAmount,
+          currency: credit.currency,
+          expiresOn: credit.expiresOn,
+        });
+      }
+      return credits;
+    },
   };
 }

@@ -1,9 +1,10 @@
 import type {
+  CachedGiftCard,
   DebitView,
   giftCardMessages,
   ListDebitsRequest,
 } from '../../../shared/ipc/gift-cards.ts';
-import type { CommerceApiClient } from '../../api/index.ts';
+import { type CommerceApiClient, isCommerceApiError } from '../../api/index.ts';
 import type { KioskHandlers } from '../../ipc/index.ts';
 import type { Outbox, OutboxDebit, OutboxSender } from '../../outbox/index.ts';
 import { debitView, senderView } from '../views.ts';
@@ -20,12 +21,28 @@ export function giftCardHandlers({
   outbox,
   sender,
 }: GiftCardHandlerDeps): Pick<KioskHandlers, keyof typeof giftCardMessages> {
+  // Staff know a card by its masked number: the one last read, when the kiosk has read it.
+  const withCard = (debit: OutboxDebit): DebitView => ({
+    ...debitView(debit),
+    maskedNumber: outbox.cards.get(debit.giftCardId)?.maskedNumber ?? null,
+  });
   return {
-    getGiftCard: (request) =>
-      client.getGiftCard({
-        params: { giftCardId: request.giftCardId },
-        query: request.include === undefined ? {} : { include: request.include.join(',') },
-      }),
+    getGiftCard: async (request) => {
+      let card;
+      try {
+        card = await client.getGiftCard({
+          params: { giftCardId: request.giftCardId },
+          query: request.include === undefined ? {} : { include: request.include.join(',') },
+        });
+      } catch (error) {
+        // Unreachable: staff can still debit offline, checked against the last read of it.
+        if (isUnreachable(error)) return lastRead(outbox, request.giftCardId);
+        throw error;
+      }
+      // Kept (without personal data) so that offline a debit is checked against this balance.
+      outbox.recordCard(card);
+      return card;
+    },
     debitGiftCard: async (request) => {
       // A retry of the same confirmation (its reply was lost) gets the debit already stored.
       const accepted = outbox.enqueue({
@@ -52,7 +69,7 @@ export function giftCardHandlers({
       };
     },
     listDebits: (request) => ({
-      debits: debitsOf(outbox, request.view, request.limit ?? 50).map(debitView),
+      debits: debitsOf(outbox, request.view, request.limit ?? 50).map(withCard),
     }),
     sendOutboxNow: () => {
       sender.wake();
@@ -60,11 +77,39 @@ export function giftCardHandlers({
     },
     cancelDebit: (request) => debitView(outbox.cancel(request.debitId)),
     acknowledgeDebit: (request) => debitView(outbox.acknowledge(request.debitId)),
+    resolveDebit: (request) =>
+      withCard(outbox.resolveAfterTheFact(request.debitId, request.resolution)),
+    getDayReport: (request) => ({
+      date: request.date,
+      debits: outbox.acceptedOn(request.date).map(withCard),
+    }),
     getOutboxSummary: () => ({
       ...outbox.summary(),
       sender: senderView(sender.status),
       limits: { ...outbox.limits },
     }),
+  };
+}
+
+function isUnreachable(error: unknown): boolean {
+  return (
+    isCommerceApiError(error) &&
+    (error.kind === 'NetworkError' ||
+      error.kind === 'Timeout' ||
+      error.kind === 'ServiceUnavailable')
+  );
+}
+
+function lastRead(outbox: Outbox, giftCardId: string): CachedGiftCard {
+  const known = outbox.knownCard(giftCardId);
+  return {
+    source: 'cache',
+    id: giftCardId,
+    maskedNumber: known?.maskedNumber ?? null,
+    status: known?.status ?? null,
+    balance: known?.balance ?? null,
+    expiresOn: known?.expiresOn ?? null,
+    asOf: known ? new Date(known.readAt).toISOString() : null,
   };
 }
 
@@ -82,5 +127,7 @@ function debitsOf(outbox: Outbox, view: ListDebitsRequest['view'], limit: number
         .slice(0, limit);
     case 'recent':
       return outbox.recent(limit);
+    case 'unresolved':
+      return outbox.unresolved(limit);
   }
 }

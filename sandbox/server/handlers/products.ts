@@ -4,6 +4,7 @@ import type { ProductItem, ProductReference } from '../../../shared/api/products
 import {
   type CatalogFilter,
   derivedCatalogFields,
+  describingFields,
   filterItems,
 } from '../../data/catalog-projection.ts';
 import type { SandboxData, StoredProduct } from '../../data/model.ts';
@@ -29,14 +30,7 @@ function productReference(
 ): ProductReference {
   const derived = derivedCatalogFields(product, filter);
   return {
-    uuid: product.uuid,
-    reference: product.reference,
-    ean: product.ean,
-    name: product.name,
-    description: product.description,
-    displayedOnline: product.displayedOnline,
-    quantityType: product.quantityType,
-    category: product.category,
+    ...describingFields(product),
     productType: product.productType,
     priceRange: derived.priceRange,
     promotionPriceRange: derived.promotionPriceRange,

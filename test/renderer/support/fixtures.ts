@@ -321,6 +321,22 @@ export const defaultReplies: Replies = {
   cancelDebit: (request) => ok(debit({ id: request.debitId, state: 'cancelled' })),
   acknowledgeDebit: (request) =>
     ok(debit({ id: request.debitId, state: 'refused', acknowledged: true })),
+  resolveDebit: (request) =>
+    ok(
+      debit({
+        id: request.debitId,
+        state: 'refused',
+        acknowledged: true,
+        unresolved: false,
+        staffResolution: {
+          kind: request.resolution.kind,
+          method:
+            request.resolution.kind === 'collected_other_way' ? request.resolution.method : null,
+          at: '2026-11-23T18:00:00.000Z',
+        },
+      }),
+    ),
+  getDayReport: (request) => ok({ date: request.date, debits: [] }),
   getOutboxSummary: () => ok(outboxSummary),
   listPrinters: () =>
     ok({

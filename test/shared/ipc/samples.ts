@@ -29,6 +29,8 @@ export const validRequests: { readonly [N in MessageName]: RequestOf<N> } = {
   sendOutboxNow: {},
   cancelDebit: { debitId: 1 },
   acknowledgeDebit: { debitId: 1 },
+  resolveDebit: { debitId: 1, resolution: { kind: 'collected_other_way', method: 'cash' } },
+  getDayReport: { date: '2026-11-23' },
   getOutboxSummary: {},
   listPrinters: {},
   printInvoice: { saleId: 'sale_18bdd0dd-0fcb-486f-bc29-d12bc3013fc1' },

@@ -1,0 +1,93 @@
+import { debitableCardStatuses } from '../../shared/ipc/gift-cards.ts';
+import type { CachedCard } from './card-cache.ts';
+import { OutboxError } from './errors.ts';
+import type { UnknownCardPolicy } from './limits.ts';
+
+/**
+ * Offline, the service cannot refuse a debit the card cannot cover until the customer has left:
+ * the kiosk refuses it first, against what it last read of the card. These are the figures staff
+ * are shown with the refusal.
+ */
+export type OfflineCardRefusal =
+  | {
+      readonly rule: 'OUTBOX_OVER_KNOWN_BALANCE';
+      /** EUR, as read at `asOf`. */
+      readonly knownBalance: number;
+      /** EUR of debits on this card not yet confirmed by the service. */
+      readonly pending: number;
+      /** `knownBalance - pending`, never below 0: the most this debit may be. */
+      readonly available: number;
+      readonly amount: number;
+      readonly asOf: number;
+    }
+  | {
+      readonly rule: 'OUTBOX_UNKNOWN_CARD';
+      /** null: the policy refuses every such debit. */
+      readonly maxAmount: number | null;
+      readonly amount: number;
+    }
+  | {
+      readonly rule: 'OUTBOX_CARD_NOT_DEBITABLE';
+      readonly status: string;
+      readonly asOf: number;
+    };
+
+/** A debit refused offline by what the kiosk knows of the card; nothing was stored. */
+export class OfflineCardRefused extends OutboxError {
+  override readonly name = 'OfflineCardRefused';
+  readonly refusal: OfflineCardRefusal;
+
+  constructor(refusal: OfflineCardRefusal) {
+    const eur = (value: number) => `${value.toFixed(2)} EUR`;
+    const asOf = (ms: number) => new Date(ms).toISOString();
+    super(
+      refusal.rule,
+      refusal.rule === 'OUTBOX_OVER_KNOWN_BALANCE'
+        ? `the card's balance was ${eur(refusal.knownBalance)} at ${asOf(refusal.asOf)} and ${eur(refusal.pending)} of debits still wait: at most ${eur(refusal.available)} may be debited offline, not ${eur(refusal.amount)}; nothing was stored`
+        : refusal.rule === 'OUTBOX_UNKNOWN_CARD'
+          ? refusal.maxAmount === null
+            ? 'this kiosk never read this card and refuses offline debits on unknown cards; nothing was stored'
+            : `this kiosk never read this card: at most ${eur(refusal.maxAmount)} may be debited offline, not ${eur(refusal.amount)}; nothing was stored`
+          : `the card was ${refusal.status} at ${asOf(refusal.asOf)}: it cannot be debited; nothing was stored`,
+    );
+    this.refusal = refusal;
+  }
+}
+
+/** Whether a card with this status may be debited (an unknown status blocks nothing). */
+export function statusAllowsDebit(status: string | null): boolean {
+  return status === null || debitableCardStatuses.includes(status);
+}
+
+/**
+ * The refusal for this debit made offline, or undefined when what the kiosk knows allows it.
+ * A card with no balance we understood is treated as one never read.
+ */
+export function findOfflineCardRefusal(input: {
+  readonly card: CachedCard | undefined;
+  readonly amountCents: number;
+  /** Debits on this card not confirmed by the service, EUR cents. */
+  readonly pendingCents: number;
+  readonly unknownCard: UnknownCardPolicy;
+}): OfflineCardRefusal | undefined {
+  const { card, amountCents, pendingCents, unknownCard } = input;
+  if (card && !statusAllowsDebit(card.status)) {
+    return { rule: 'OUTBOX_CARD_NOT_DEBITABLE', status: card.status!, asOf: card.readAt };
+  }
+  if (card?.balance == null) {
+    const maxAmount = unknownCard === 'refuse' ? null : unknownCard.maxAmount;
+    if (maxAmount !== null && amountCents <= Math.round(maxAmount * 100)) return undefined;
+    return { rule: 'OUTBOX_UNKNOWN_CARD', maxAmount, amount: amountCents / 100 };
+  }
+  const knownCents = Math.round(card.balance * 100);
+  const availableCents = Math.max(0, knownCents - pendingCents);
+  if (amountCents <= availableCents) return undefined;
+  return {
+    rule: 'OUTBOX_OVER_KNOWN_BALANCE',
+    knownBalance: knownCents / 100,
+    pending: pendingCents / 100,
+    available: availableCents / 100,
+    amount: amountCents / 100,
+    asOf: card.readAt,
+  };
+}

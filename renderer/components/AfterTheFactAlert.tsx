@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import {
+  collectionMethods,
+  type CollectionMethod,
+  type DebitView,
+} from '../../shared/ipc/gift-cards.ts';
+import { refusalKeys } from '../i18n/describe-error.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
+import { useKiosk } from '../hooks/use-store.ts';
+import { useStores } from '../stores/stores-context.tsx';
+import { ErrorNotice } from './ErrorNotice.tsx';
+
+/** The card as staff know it: its masked number when main has read it, else the id's end. */
+export function cardLabel(debit: DebitView): string {
+  return debit.maskedNumber ?? `…${debit.giftCardId.slice(-4)}`;
+}
+
+/** The caller's reference (the sale), without the suffix that makes the outbox's own unique. */
+export function saleReference(debit: DebitView): string {
+  const slash = debit.reference.lastIndexOf('/');
+  return slash > 0 ? debit.reference.slice(0, slash) : debit.reference;
+}
+
+/**
+ * A debit refused, failed or expired once the customer had left is money not collected. It stays
+ * in red above every screen until staff record what they did: collected another way (and how),
+ * or could not collect. One at a time, oldest first, so each gets a decision.
+ */
+export function AfterTheFactAlert() {
+  const { t, fmt } = useI18n();
+  const attention = useKiosk('outbox', (s) => s.attention);
+  const busy = useKiosk('outbox', (s) => s.busy);
+  const error = useKiosk('outbox', (s) => s.error);
+  const { outbox } = useStores();
+  const [method, setMethod] = useState<CollectionMethod>('cash');
+
+  const debit = attention[0];
+  if (!debit) return null;
+  const reasonKey = debit.lastError ? refusalKeys()[debit.lastError.code] : undefined;
+  const reason = reasonKey
+    ? t(reasonKey)
+    : (debit.lastError?.message ?? t('afterTheFact.reasonUnknown'));
+  const amount = fmt.money(debit.amount);
+
+  return (
+    <section
+      className="banner banner-offline after-the-fact"
+      role="alert"
+      aria-label={t('afterTheFact.label')}
+      data-testid="after-the-fact-alert"
+      data-debit-id={debit.id}
+    >
+      <p className="banner-title">{t('afterTheFact.title', { amount })}</p>
+      <p>
+        {t('afterTheFact.facts', {
+          card: cardLabel(debit),
+          reference: saleReference(debit),
+          time: fmt.dateTime(debit.createdAt),
+        })}
+      </p>
+      <p>{t('afterTheFact.reason', { reason })}</p>
+      {attention.length > 1 && (
+        <p>{t('afterTheFact.more', { count: fmt.integer(attention.length - 1) })}</p>
+      )}
+      <fieldset className="after-the-fact-actions" disabled={busy}>
+        <legend>{t('afterTheFact.method')}</legend>
+        {collectionMethods.map((choice) => (
+          <label key={choice}>
+            <input
+              type="radio"
+              name={`collection-method-${debit.id}`}
+              value={choice}
+              checked={method === choice}
+              onChange={() => setMethod(choice)}
+            />
+            {t(`afterTheFact.method.${choice}`)}
+          </label>
+        ))}
+        <button
+          type="button"
+          className="button"
+          onClick={() =>
+            void outbox.getState().resolve(debit.id, { kind: 'collected_other_way', method })
+          }
+        >
+          {t('afterTheFact.collected')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void outbox.getState().resolve(debit.id, { kind: 'could_not_collect' })}
+        >
+          {t('afterTheFact.notCollected')}
+        </button>
+      </fieldset>
+      {error && <ErrorNotice error={error} />}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { IpcResult, MessageName, ReplyOf, RequestOf } from '../../../../shared/ipc/index.ts';
+import { localDateOf } from '../../../../electron/outbox/index.ts';
+import { demoGiftCards } from '../../../../sandbox/data/demo.ts';
+import { KIOSK_PAGE, type KioskFixture, startKioskFixture } from '../support.ts';
+
+/** A debit refused after the fact, as the screens reach it: through the router to the outbox. */
+
+let fixture: KioskFixture;
+beforeAll(async () => {
+  fixture = await startKioskFixture();
+  fixture.services.parts.sender.start();
+}, 60_000);
+afterAll(() => fixture?.close());
+
+async function call<N extends MessageName>(name: N, request: RequestOf<N>): Promise<ReplyOf<N>> {
+  const result = (await fixture.router.handle(`kiosk:${name}`, request, KIOSK_PAGE)) as IpcResult<
+    ReplyOf<N>
+  >;
+  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
+  return result.value;
+}
+
+it('a refused debit is unresolved, with the masked number read, until collected another way', async () => {
+  const card = await call('getGiftCard', { giftCardId: demoGiftCards.lowBalance });
+  expect(card.maskedNumber).toMatch(/\d{4}$/);
+  const { debit } = await call('debitGiftCard', {
+    requestId: crypto.randomUUID(),
+    giftCardId: demoGiftCards.lowBalance,
+    amount: 40,
+    reference: 'sale-after',
+    policy: 'prefer_online',
+    waitMs: 10_000,
+  });
+  expect(debit.state).toBe('refused');
+
+  const { debits } = await call('listDebits', { view: 'unresolved' });
+  expect(debits).toEqual([
+    expect.objectContaining({ id: debit.id, unresolved: true, maskedNumber: card.maskedNumber }),
+  ]);
+
+  const resolved = await call('resolveDebit', {
+    debitId: debit.id,
+    resolution: { kind: 'collected_other_way', method: 'cash' },
+  });
+  expect(resolved).toMatchObject({
+    unresolved: false,
+    staffResolution: { kind: 'collected_other_way', method: 'cash' },
+  });
+  expect((await call('listDebits', { view: 'unresolved' })).debits).toEqual([]);
+  expect((await call('listDebits', { view: 'attention' })).debits).toEqual([]);
+
+  const report = await call('getDayReport', { date: localDateOf(Date.parse(debit.createdAt)) });
+  expect(report.debits).toContainEqual(
+    expect.objectContaining({
+      id: debit.id,
+      state: 'refused',
+      staffResolution: resolved.staffResolution,
+    }),
+  );
+});
+
+it('a resolution for a debit that was applied is refused with a stable code', async () => {
+  const { debit } = await call('debitGiftCard', {
+    requestId: crypto.randomUUID(),
+    giftCardId: demoGiftCards.active,
+    amount: 1,
+    policy: 'prefer_online',
+    waitMs: 10_000,
+  });
+  expect(debit.state).toBe('applied');
+  expect(
+    await fixture.router.handle(
+      'kiosk:resolveDebit',
+      { debitId: debit.id, resolution: { kind: 'could_not_collect' } },
+      KIOSK_PAGE,
+    ),
+  ).toMatchObject({ ok: false, error: { code: 'OUTBOX_INVALID_STATE' } });
+});
