@@ -1,3 +1,4 @@
+// Over 400 lines: one handler per outbox verb (enqueue, drain, list, show, cancel, report), each only flags and output; what commands share is in command.ts.
 import { DebitRequestId } from '../../shared/ipc/gift-cards.ts';
 import { type Clock, isCommerceApiError } from '../api/index.ts';
 import { savedOfflineLimits } from '../kiosk/index.ts';

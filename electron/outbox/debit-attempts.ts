@@ -1,3 +1,4 @@
+// Over 400 lines: one attempt's whole life (send, record with retried commits, reconcile, expire, recover), each step guarding the same money invariant.
 import type { GiftCardDebitReceipt } from '../../shared/api/gift-cards.ts';
 import {
   type ClockInstant,

@@ -1,3 +1,4 @@
+// Over 400 lines: the one door through which a debit is accepted; limits, request ids and offline card checks run in one transaction and read best together.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { GiftCardDebit } from '../../shared/api/gift-cards.ts';

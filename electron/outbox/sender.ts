@@ -1,3 +1,4 @@
+// Over 400 lines: the loop, lease, pause and wake-ups are one state machine; attempts, failures and scheduling already live beside it.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { OutboxSummary } from '../../shared/ipc/gift-cards.ts';

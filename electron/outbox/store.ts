@@ -1,3 +1,4 @@
+// Over 400 lines: every SQL statement over the outbox's tables in one place, so the rows' invariants are read together.
 import type { StatementSync } from 'node:sqlite';
 import type { GiftCardUsage } from '../../shared/api/gift-cards.ts';
 import type {
