@@ -12,7 +12,12 @@ import {
 } from '../../shared/ipc/loopback.ts';
 import { createIpcRouter, type IpcRouter, publishEvents } from '../ipc/index.ts';
 import type { KioskServices } from '../kiosk/index.ts';
-import { type Logger, silentLogger } from '../logging/index.ts';
+import {
+  type Logger,
+  type RateLimitOptions,
+  createRateLimitedLogger,
+  silentLogger,
+} from '../logging/index.ts';
 import { readRendererFile, resolveRendererFile } from './renderer-files.ts';
 import { SECURITY_HEADERS } from './security-policy.ts';
 
@@ -28,6 +33,8 @@ export interface BrowserHostOptions {
   /** Event streams open at once (browser tabs); more are refused (default 8). */
   readonly maxEventStreams?: number;
   readonly logger?: Logger;
+  /** How many refusals (and failed requests) of one kind are logged; the rest are counted. */
+  readonly refusalLog?: RateLimitOptions;
 }
 
 export interface BrowserHost {
@@ -57,6 +64,17 @@ function refuse(response: ServerResponse, status: number, code: string, message:
   sendJson(response, status, result);
 }
 
+/** A client that is not the page gets no kept-alive connection to hold a descriptor with. */
+function refuseStranger(
+  response: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+): void {
+  response.shouldKeepAlive = false;
+  refuse(response, status, code, message);
+}
+
 function sameToken(given: string | undefined, expected: Buffer): boolean {
   if (given === undefined) return false;
   const buffer = Buffer.from(given, 'utf8');
@@ -83,6 +101,8 @@ async function readBody(request: IncomingMessage, limit: number): Promise<string
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const logger = options.logger ?? silentLogger;
+  // Anyone on this machine can cause these at will: a flood costs the log a few lines.
+  const strangers = createRateLimitedLogger(logger, options.refusalLog);
   const token = options.token ?? randomBytes(32).toString('base64url');
   const expectedToken = Buffer.from(token, 'utf8');
   const maxStreams = options.maxEventStreams ?? 8;
@@ -92,16 +112,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      logger.error('browser_host.request_failed', { error });
-      if (!response.headersSent) refuse(response, 500, ipcErrorCodes.internal, 'host failure');
-      else response.destroy();
+      strangers.error('browser_host.request_failed', { error });
+      if (response.headersSent) response.destroy();
+      else refuse(response, 500, ipcErrorCodes.internal, 'host failure');
     });
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // Only this host's own name: a DNS-rebound page (evil.example -> 127.0.0.1) is refused.
     if (request.headers.host !== host) {
-      refuse(response, 421, ipcErrorCodes.forbiddenSender, 'wrong host');
+      strangers.warn('browser_host.host_refused', {});
+      refuseStranger(response, 421, ipcErrorCodes.forbiddenSender, 'wrong host');
       return;
     }
     const path = (request.url ?? '/').split('?')[0] ?? '/';
@@ -161,14 +182,19 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const requestOrigin = request.headers.origin;
     const fetchSite = request.headers['sec-fetch-site'];
     if (requestOrigin !== origin || (fetchSite !== undefined && fetchSite !== 'same-origin')) {
-      logger.warn('browser_host.origin_refused', {});
-      refuse(response, 403, ipcErrorCodes.forbiddenSender, 'this page may not talk to the kiosk');
+      strangers.warn('browser_host.origin_refused', {});
+      refuseStranger(
+        response,
+        403,
+        ipcErrorCodes.forbiddenSender,
+        'this page may not talk to the kiosk',
+      );
       return;
     }
     const given = request.headers[LOOPBACK_TOKEN_HEADER];
     if (!sameToken(typeof given === 'string' ? given : undefined, expectedToken)) {
-      logger.warn('browser_host.token_refused', {});
-      refuse(response, 401, ipcErrorCodes.unauthorized, 'missing or wrong access token');
+      strangers.warn('browser_host.token_refused', {});
+      refuseStranger(response, 401, ipcErrorCodes.unauthorized, 'missing or wrong access token');
       return;
     }
     const contentType = request.headers['content-type'] ?? '';
@@ -246,6 +272,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       resolve();
     });
   });
+  // Once listening, an error is a connection the kernel could not hand over (no descriptors
+  // left): unhandled it would end the process; the listener itself goes on.
+  server.on('error', (error) => strangers.error('browser_host.accept_failed', { error }));
   const { port } = server.address() as AddressInfo;
   host = `127.0.0.1:${port}`;
   origin = `http://${host}`;
@@ -266,7 +295,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     close() {
       closing ??= new Promise<void>((resolve) => {
         for (const stream of streams) stream.end();
-        server.close(() => resolve());
+        server.close(() => {
+          strangers.flush();
+          resolve();
+        });
         server.closeAllConnections();
       });
       return closing;

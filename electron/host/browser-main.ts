@@ -8,9 +8,10 @@
  * else the vault chain as kioskctl reads it (KIOSK_VAULT, KIOSK_PROVISIONED_CREDENTIALS; the OS
  * keychain or a provisioned file: Electron's safeStorage needs Electron); KIOSK_DATA_DIR,
  * KIOSK_PORT (default: a free port), KIOSK_ADMIN_PIN (demo default 0000), KIOSK_SHOP_ID,
- * KIOSK_PRINTER, KIOSK_RENDERER_DIR (default dist/renderer), KIOSK_LOG (a file for the JSON log).
+ * KIOSK_PRINTER, KIOSK_RENDERER_DIR (default dist/renderer), KIOSK_LOG (a file for the JSON log,
+ * rotated at KIOSK_LOG_MAX_BYTES, KIOSK_LOG_FILES files kept).
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,12 @@ import {
   setupRequiredCredentials,
   vaultCredentials,
 } from '../kiosk/index.ts';
-import { createRedactingLogger } from '../logging/index.ts';
+import {
+  type LogSettings,
+  createRedactingLogger,
+  openLogSink,
+  readLogSettings,
+} from '../logging/index.ts';
 import { startBrowserHost } from './browser-host.ts';
 
 const env = process.env;
@@ -44,12 +50,17 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const logFile = env['KIOSK_LOG'];
-if (logFile) mkdirSync(dirname(resolve(logFile)), { recursive: true });
+let logSettings: LogSettings;
+try {
+  logSettings = readLogSettings(env);
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+// Never throws into the program: a full disk or a closed stderr drops (and counts) lines.
+const logSink = openLogSink(logSettings, process.stderr);
 const logger = createRedactingLogger({
-  sink: (line) =>
-    logFile ? appendFileSync(logFile, `${line}\n`) : process.stderr.write(`${line}\n`),
-  level: logFile ? 'info' : 'warn',
+  sink: (line) => logSink.write(line),
+  level: logSettings.file === undefined ? 'warn' : 'info',
 });
 
 // Settings live in the kiosk's data directory, also for the demo (whose database does not): the
@@ -166,6 +177,7 @@ async function stop(): Promise<void> {
   await services.close();
   await sandbox?.close();
   if (demo) rmSync(dataDir, { recursive: true, force: true });
+  await logSink.close();
   process.exit(0);
 }
 process.on('SIGINT', () => void stop());

@@ -6,13 +6,14 @@
  * Configuration (environment): KIOSK_API_BASE_URL; the credentials from KIOSK_API_EMAIL +
  * KIOSK_API_PASSWORD when set, else the vault chain (KIOSK_VAULT, KIOSK_PROVISIONED_CREDENTIALS,
  * as kioskctl reads them); KIOSK_DATA_DIR, KIOSK_ADMIN_PIN, KIOSK_SHOP_ID, KIOSK_PRINTER,
- * KIOSK_KIOSK_MODE=1 (full-screen kiosk).
+ * KIOSK_KIOSK_MODE=1 (full-screen kiosk), KIOSK_LOG (a file for the JSON log, rotated at
+ * KIOSK_LOG_MAX_BYTES, KIOSK_LOG_FILES files kept; default stderr).
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as electron from 'electron';
 import { startSandbox } from '../../sandbox/index.ts';
-import { createRedactingLogger } from '../logging/index.ts';
+import { createRedactingLogger, openLogSink, readLogSettings } from '../logging/index.ts';
 import { cliVaultConfig } from '../credentials/index.ts';
 import { deploymentBaseUrl, fixedCredentials } from '../kiosk/index.ts';
 import type { ElectronModule } from './electron-module.ts';
@@ -25,7 +26,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const distDir = env['KIOSK_DIST_DIR'] ?? join(here, '..');
 // The real module checked against the structural type the integration takes.
 const electronModule: ElectronModule = electron;
-const logger = createRedactingLogger({ sink: (line) => process.stderr.write(`${line}\n`) });
+// Never throws into the program: a full disk or a closed stderr drops (and counts) lines.
+const logSink = openLogSink(readLogSettings(env), process.stderr);
+const logger = createRedactingLogger({ sink: (line) => logSink.write(line) });
 
 registerKioskScheme(electronModule);
 
@@ -72,6 +75,9 @@ const kiosk = await createKioskIntegration({
 
 if (kiosk.status === 'running') {
   electron.app.on('window-all-closed', () => {
-    void kiosk.close().finally(() => electron.app.quit());
+    void kiosk
+      .close()
+      .finally(() => logSink.close())
+      .finally(() => electron.app.quit());
   });
 }

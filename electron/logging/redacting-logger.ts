@@ -66,7 +66,10 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
 }
 
 export interface RedactingLoggerOptions {
-  /** Receives one JSON line per record, without the trailing newline. */
+  /**
+   * Receives one JSON line per record, without the trailing newline: a LogSink's `write`
+   * (file-sink.ts, stream-sink.ts), which never throws; whatever another one throws is ignored.
+   */
   readonly sink: (line: string) => void;
   readonly level?: LogLevel;
   /** Fields added to every record (component name, kiosk id). Redacted like the rest. */
@@ -81,26 +84,23 @@ export function createRedactingLogger({
   now = Date.now,
 }: RedactingLoggerOptions): Logger {
   const threshold = levelRank[level];
+  const format = (recordLevel: LogLevel, event: string, fields: LogFields): string => {
+    const head = { time: new Date(now()).toISOString(), level: recordLevel, event };
+    try {
+      return JSON.stringify({ ...head, ...(redact({ ...base, ...fields }) as object) });
+    } catch {
+      // A getter that throws, a toJSON that throws: the record is kept, its fields are not.
+      return JSON.stringify({ ...head, unserializable: true });
+    }
+  };
   const write = (recordLevel: LogLevel, event: string, fields: LogFields = {}) => {
     if (levelRank[recordLevel] < threshold) return;
-    const record = redact({ ...base, ...fields }) as Record<string, unknown>;
-    let line: string;
+    // Logging never throws into the program: a sink that fails loses this line, nothing else.
     try {
-      line = JSON.stringify({
-        time: new Date(now()).toISOString(),
-        level: recordLevel,
-        event,
-        ...record,
-      });
+      sink(format(recordLevel, event, fields));
     } catch {
-      line = JSON.stringify({
-        time: new Date(now()).toISOString(),
-        level: recordLevel,
-        event,
-        unserializable: true,
-      });
+      // The sink's own business to count; there is nowhere left to report it.
     }
-    sink(line);
   };
   return {
     debug: (event, fields) => write('debug', event, fields),

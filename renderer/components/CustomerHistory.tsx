@@ -31,6 +31,7 @@ export function CustomerHistory({
   onCloseLog,
   onOpenSale,
   onCloseSale,
+  onUseCard,
 }: {
   readonly history: History | null;
   readonly historyError: IpcError | null;
@@ -43,6 +44,8 @@ export function CustomerHistory({
   readonly onCloseLog: () => void;
   readonly onOpenSale: (saleId: string) => void;
   readonly onCloseSale: () => void;
+  /** Opens the gift-card screen on this card, looked up. */
+  readonly onUseCard?: (giftCardId: string) => void;
 }) {
   const { t, fmt } = useI18n();
 
@@ -163,6 +166,17 @@ export function CustomerHistory({
                     .filter(Boolean)
                     .join(' · ')}
                 </span>
+                {/* Only a gift card the service names can be opened; a credit note has no card. */}
+                {onUseCard && credit.type === 'gift_card' && credit.giftCardId && (
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={t('credit.useCardLabel', { label: credit.label })}
+                    onClick={() => onUseCard(credit.giftCardId ?? '')}
+                  >
+                    {t('credit.useCard')}
+                  </button>
+                )}
               </li>
             ))}
           </ul>

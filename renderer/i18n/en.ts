@@ -170,6 +170,8 @@ export const en = {
   'credit.giftCard': 'Gift card',
   'credit.remaining': '{remaining} left of {initial}',
   'credit.expires': 'expires {date}',
+  'credit.useCard': 'Use this card',
+  'credit.useCardLabel': 'Use gift card {label}',
   'recordStatus.completed': 'Completed',
   'recordStatus.partiallyPaid': 'Partially paid',
   'recordStatus.cancelled': 'Cancelled',

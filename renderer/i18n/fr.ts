@@ -169,6 +169,8 @@ export const fr: Catalogue = {
   'credit.giftCard': 'Carte cadeau',
   'credit.remaining': 'reste {remaining} sur {initial}',
   'credit.expires': 'expire le {date}',
+  'credit.useCard': 'Utiliser cette carte',
+  'credit.useCardLabel': 'Utiliser la carte cadeau {label}',
   'recordStatus.completed': 'Terminée',
   'recordStatus.partiallyPaid': 'Partiellement payée',
   'recordStatus.cancelled': 'Annulé',

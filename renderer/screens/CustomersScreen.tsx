@@ -12,7 +12,7 @@ import { useStores } from '../stores/stores-context.tsx';
 
 export function CustomersScreen() {
   const { t } = useI18n();
-  const { customers, documents, navigation } = useStores();
+  const { customers, documents, giftCard, navigation } = useStores();
   const phase = useKiosk('customers', (s) => s.phase);
   const criteria = useKiosk('customers', (s) => s.criteria);
   const confirming = useKiosk('customers', (s) => s.confirming);
@@ -87,6 +87,11 @@ export function CustomersScreen() {
             onCloseLog={() => customers.getState().closeSavLog()}
             onOpenSale={(saleId) => void customers.getState().openSale(saleId)}
             onCloseSale={() => customers.getState().closeSale()}
+            onUseCard={(giftCardId) => {
+              giftCard.getState().setCardId(giftCardId);
+              void giftCard.getState().lookup();
+              navigation.getState().go('giftCard');
+            }}
           />
         </>
       )}

@@ -66,3 +66,31 @@ describe('redacting logger', () => {
     });
   });
 });
+
+describe('the logger never throws into the program', () => {
+  test('a sink that throws loses its line, nothing else', () => {
+    const logger = createRedactingLogger({
+      sink: () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      },
+    });
+    expect(() => logger.error('x.failed', { n: 1 })).not.toThrow();
+  });
+
+  test('fields that throw when read still give a record', () => {
+    const lines: string[] = [];
+    const logger = createRedactingLogger({ sink: (line) => lines.push(line), now: () => 0 });
+    const hostile = {
+      get boom(): never {
+        throw new Error('getter');
+      },
+    };
+    logger.warn('x.odd', { hostile });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      time: '1970-01-01T00:00:00.000Z',
+      level: 'warn',
+      event: 'x.odd',
+      unserializable: true,
+    });
+  });
+});

@@ -1,6 +1,6 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { CustomersScreen } from '../../../renderer/screens/CustomersScreen.tsx';
 import type { Sale } from '../../../shared/api/sales.ts';
 import type { SearchCustomersRequest } from '../../../shared/ipc/customers.ts';
@@ -305,4 +305,54 @@ test('a 403 says which permission the account lacks', async () => {
   expect(alert.textContent).toContain(
     'It lacks the permission to read customers (customers:read).',
   );
+});
+
+test('"Use this card" opens the gift-card screen on that card, looked up; no button without a card id', async () => {
+  const helene = customer('customer_helene', 'Hélène', 'Lefèvre', false);
+  const credit = {
+    initialAmount: 150,
+    remainingAmount: 114.5,
+    currency: 'EUR',
+    status: 'active',
+    createdAt: '2025-01-31T10:00:00.000Z',
+    expiresOn: null,
+  } as const;
+  rendered = await renderKiosk(<CustomersScreen />, {
+    handlers: {
+      searchCustomers: () => page([helene]),
+      listCustomerCredits: () =>
+        ok({
+          data: [
+            {
+              ...credit,
+              id: 'c1',
+              type: 'gift_card',
+              label: 'Gift card **** 9088',
+              giftCardId: 'gift_card_9088',
+            },
+            {
+              ...credit,
+              id: 'c2',
+              type: 'gift_card',
+              label: 'Gift card **** 1111',
+              giftCardId: null,
+            },
+            { ...credit, id: 'c3', type: 'credit_note', label: 'AV-1', giftCardId: null },
+          ],
+          pagination: { page: 1, limit: 50, total: 3, hasNextPage: false },
+        }),
+    },
+  });
+  const user = await search('helene@example.com');
+  const credits = await screen.findByTestId('history-credits');
+  await within(credits).findByText(/Gift card \*\*\*\* 9088/u);
+  expect(within(credits).getAllByRole('button', { name: /^Use gift card/u })).toHaveLength(1);
+
+  await user.click(
+    within(credits).getByRole('button', { name: 'Use gift card Gift card **** 9088' }),
+  );
+  expect(rendered.stores.navigation.getState().screen).toBe('giftCard');
+  expect(rendered.stores.giftCard.getState().cardId).toBe('gift_card_9088');
+  await vi.waitFor(() => expect(rendered?.stores.giftCard.getState().card).not.toBeNull());
+  expect(rendered.kiosk.callsOf('getGiftCard')).toEqual([{ giftCardId: 'gift_card_9088' }]);
 });
