@@ -51,7 +51,13 @@ export function DayReport() {
       >
         <label>
           {t('dayReport.date')}
-          <input type="date" value={date} required onChange={(e) => setDate(e.target.value)} />
+          <input
+            type="date"
+            className="input"
+            value={date}
+            required
+            onChange={(e) => setDate(e.target.value)}
+          />
         </label>
         <button type="submit" className="button">
           {t('dayReport.show')}

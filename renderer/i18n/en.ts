@@ -171,7 +171,7 @@ export const en = {
   'credit.remaining': '{remaining} left of {initial}',
   'credit.expires': 'expires {date}',
   'credit.useCard': 'Use this card',
-  'credit.useCardLabel': 'Use gift card {label}',
+  'credit.useCardLabel': 'Use this card: {label}',
   'recordStatus.completed': 'Completed',
   'recordStatus.partiallyPaid': 'Partially paid',
   'recordStatus.cancelled': 'Cancelled',

@@ -170,7 +170,7 @@ export const fr: Catalogue = {
   'credit.remaining': 'reste {remaining} sur {initial}',
   'credit.expires': 'expire le {date}',
   'credit.useCard': 'Utiliser cette carte',
-  'credit.useCardLabel': 'Utiliser la carte cadeau {label}',
+  'credit.useCardLabel': 'Utiliser cette carte : {label}',
   'recordStatus.completed': 'Terminée',
   'recordStatus.partiallyPaid': 'Partiellement payée',
   'recordStatus.cancelled': 'Annulé',

@@ -346,10 +346,10 @@ test('"Use this card" opens the gift-card screen on that card, looked up; no but
   const user = await search('helene@example.com');
   const credits = await screen.findByTestId('history-credits');
   await within(credits).findByText(/Gift card \*\*\*\* 9088/u);
-  expect(within(credits).getAllByRole('button', { name: /^Use gift card/u })).toHaveLength(1);
+  expect(within(credits).getAllByRole('button', { name: /^Use this card: /u })).toHaveLength(1);
 
   await user.click(
-    within(credits).getByRole('button', { name: 'Use gift card Gift card **** 9088' }),
+    within(credits).getByRole('button', { name: 'Use this card: Gift card **** 9088' }),
   );
   expect(rendered.stores.navigation.getState().screen).toBe('giftCard');
   expect(rendered.stores.giftCard.getState().cardId).toBe('gift_card_9088');
