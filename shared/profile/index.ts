@@ -1,0 +1,34 @@
+export { debitBodyOf, type DebitValues } from './debit-body.ts';
+export { defaultProfile } from './default-profile.ts';
+export { UNDECIDED, readPath, scalarLeaves, writePath, type Scalar } from './field-path.ts';
+export {
+  DebitBodyTemplate,
+  FieldLocation,
+  FieldPath,
+  IntegrationProfile,
+  type IntegrationProfileInput,
+} from './integration-profile.ts';
+export {
+  type FieldName,
+  type FieldSpec,
+  type Identity,
+  type RecordKind,
+  type RecordSpec,
+  type ValueType,
+  recordKindNames,
+  recordKinds,
+} from './record-kinds.ts';
+export type { RecordViewOf } from './record-view.ts';
+export {
+  type FieldResolution,
+  type OtherField,
+  type RecordView,
+  identifierOf,
+  locationOf,
+  matchesType,
+  resolveField,
+  resolveRecord,
+  typeOf,
+} from './resolve.ts';
+export { giftCardIdFromScan } from './scan.ts';
+export { ContractReport, OperationReport, ValueReport } from './contract-report.ts';

@@ -1,0 +1,16 @@
+import type { IntegrationProfile } from './integration-profile.ts';
+
+/**
+ * The gift-card id a scanned or typed code stands for, or null when the code does not match the
+ * profile's pattern. Default: the code is the id.
+ */
+export function giftCardIdFromScan(profile: IntegrationProfile, code: string): string | null {
+  const trimmed = code.trim();
+  if (trimmed === '') return null;
+  const { pattern, prefix } = profile.scan;
+  if (pattern === null) return prefix + trimmed;
+  const match = new RegExp(pattern, 'u').exec(trimmed);
+  if (!match) return null;
+  const id = match.groups?.['id'] ?? match[0];
+  return id === '' ? null : prefix + id;
+}
