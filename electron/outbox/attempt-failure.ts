@@ -1,11 +1,15 @@
 import { type AnyApiError, failureKindOf, isCommerceApiError } from '../api/index.ts';
 import type { FailureNote } from './debit.ts';
+import type { PauseReason } from './events.ts';
 
 /**
  * What a failed attempt means for its debit, from the client's typed error:
  *
  *   409                          → refused (terminal, the service's code kept)
- *   other 4xx                    → failed (terminal)
+ *   404                          → failed (terminal: no such card, nothing can be debited)
+ *   400, 403                     → held: the request's shape (the integration profile) or the
+ *                                  account's scopes are wrong, not the customer's card; the debit
+ *                                  stays pending and the sender pauses for an administrator
  *   CredentialsRejected          → the sender pauses until an administrator resumes it (a 401
  *                                  is first renewed once inside the client)
  *   429, 503                     → Retry-After (capped) + jitter
@@ -18,8 +22,8 @@ import type { FailureNote } from './debit.ts';
 export type FailureVerdict =
   /** A definitive answer: final, never retried. */
   | { readonly action: 'settle'; readonly state: 'refused' | 'failed' }
-  /** The service refused who we are; the debit was not processed. */
-  | { readonly action: 'pause' }
+  /** The service refused who we are, or our request; the debit was not processed. */
+  | { readonly action: 'pause'; readonly reason: PauseReason; readonly note?: FailureNote }
   /** A reply we cannot read may still be an applied debit, and a resend replays it. */
   | { readonly action: 'reconcile' }
   /** No definitive answer: try again later with the same key and body. */
@@ -39,11 +43,13 @@ export function classifyFailure(error: unknown): FailureVerdict {
       // A business answer (INSUFFICIENT_BALANCE, GIFT_CARD_INACTIVE, ...).
       return { action: 'settle', state: 'refused' };
     case 'InvalidRequest':
+      return { action: 'pause', reason: 'request-refused', note: heldNote(400, typed) };
     case 'Forbidden':
+      return { action: 'pause', reason: 'scope-missing', note: heldNote(403, typed) };
     case 'NotFound':
       return { action: 'settle', state: 'failed' };
     case 'CredentialsRejected':
-      return { action: 'pause' };
+      return { action: 'pause', reason: 'credentials-rejected' };
     case 'ContractViolation':
       return { action: 'reconcile' };
     case 'RateLimited':
@@ -59,6 +65,26 @@ export function classifyFailure(error: unknown): FailureVerdict {
         mayHaveReached: failureKindOf(typed) !== 'not-sent',
       };
   }
+}
+
+/**
+ * What staff and the technician read about a held debit: who must act and what the service said
+ * (its message carries no personal data: the card id is not in it).
+ */
+function heldNote(status: 400 | 403, error: AnyApiError): FailureNote {
+  const missing =
+    'missingScopes' in error && Array.isArray(error.missingScopes) && error.missingScopes.length > 0
+      ? ` (missing scopes: ${error.missingScopes.join(', ')})`
+      : '';
+  return status === 400
+    ? {
+        code: 'DEBIT_REQUEST_REFUSED',
+        message: `the service refused the debit request (400: ${error.message}); an administrator must fix the integration profile (the debit body) and resume the sender; the debit is kept and was not taken`,
+      }
+    : {
+        code: 'DEBIT_SCOPE_MISSING',
+        message: `the integration account may not debit gift cards (403: ${error.message}${missing}); an administrator must grant the scope and resume the sender; the debit is kept and was not taken`,
+      };
 }
 
 /** The wait a rate limit or an unavailable service asked for, if any. */

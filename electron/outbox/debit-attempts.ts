@@ -9,6 +9,7 @@ import {
 import type { Logger } from '../logging/index.ts';
 import type { Lease } from '../storage/index.ts';
 import { classifyFailure, isCredentialsRejected, noteOf, retryAfterOf } from './attempt-failure.ts';
+import type { PauseReason } from './events.ts';
 import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
 import type { DebitGateway } from './gateway.ts';
 import type { Outbox } from './outbox.ts';
@@ -30,7 +31,7 @@ export interface DebitAttemptsOptions {
   readonly onLeaseRenewed: (at: number) => void;
   readonly onLeaseLost: () => void;
   /** The credentials were rejected: nothing may be sent until an administrator acts. */
-  readonly pause: (note: FailureNote) => void;
+  readonly pause: (note: FailureNote, reason?: PauseReason) => void;
   /** A reading of the service's clock older than this is refreshed before it proves anything. */
   readonly freshServiceTimeMs: number;
   /** True once the sender was asked to stop. */
@@ -69,7 +70,7 @@ export class DebitAttempts {
   readonly #logger: Logger;
   readonly #onLeaseRenewed: (at: number) => void;
   readonly #onLeaseLost: () => void;
-  readonly #pause: (note: FailureNote) => void;
+  readonly #pause: (note: FailureNote, reason?: PauseReason) => void;
   readonly #serviceClock: ServiceClock;
   readonly #freshServiceTimeMs: number;
   readonly #stopping: () => boolean;
@@ -259,15 +260,18 @@ export class DebitAttempts {
         this.#schedule.succeeded();
         await this.#settle(attempt, { state: verdict.state, error: note });
         return;
-      case 'pause':
-        // Back to pending, due at once after a resume, and nobody sends anything until then.
+      case 'pause': {
+        // Back to pending, due at once after a resume, and nobody sends anything until then. A
+        // 400 or 403 was not applied: the row is held, never failed, for an administrator.
+        const held = verdict.note ?? note;
         await this.#reschedule(
           attempt,
-          { nextAttemptAt: this.#outbox.clock.now(), error: note, mayHaveReached: false },
-          'CREDENTIALS_REJECTED',
+          { nextAttemptAt: this.#outbox.clock.now(), error: held, mayHaveReached: false },
+          verdict.reason === 'credentials-rejected' ? 'CREDENTIALS_REJECTED' : 'HELD',
         );
-        this.#pause(note);
+        this.#pause(held, verdict.reason);
         return;
+      }
       case 'reconcile': {
         // A reply we cannot read may still be an applied debit, and a resend replays the same
         // unreadable reply: ask the card's usages instead, and tell staff either way.

@@ -28,15 +28,25 @@ export type OutboxEvent =
       readonly message: string;
     }
   | {
-      /** Nothing is sent until an administrator fixes the credentials and `resume()` is called. */
+      /**
+       * Nothing is sent until an administrator fixes the credentials, the account's scopes or the
+       * integration profile, and `resume()` is called.
+       */
       readonly type: 'sender-paused';
-      readonly reason: 'credentials-rejected';
+      readonly reason: PauseReason;
       readonly needsAdministrator: true;
       readonly code: string;
       readonly message: string;
     }
   | { readonly type: 'sender-resumed' }
   | { readonly type: 'sender-lease'; readonly held: boolean; readonly owner: string };
+
+/**
+ * `credentials-rejected`: the account is refused. `request-refused` (400) and `scope-missing` (403):
+ * the service refused the debit request itself, its shape (the integration profile) or the account's
+ * scopes; neither is the customer's doing, and nothing was debited.
+ */
+export type PauseReason = 'credentials-rejected' | 'request-refused' | 'scope-missing';
 
 /** The connectivity monitor's verdict as the outbox reads it: `unknown` without a monitor. */
 export type ConnectivityStatus = OutboxConnectivity;

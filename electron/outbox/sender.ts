@@ -7,6 +7,7 @@ import { type Logger, silentLogger } from '../logging/index.ts';
 import { Lease } from '../storage/index.ts';
 import { DebitAttempts } from './debit-attempts.ts';
 import type { FailureNote } from './debit.ts';
+import type { PauseReason } from './events.ts';
 import type { DebitGateway } from './gateway.ts';
 import type { Outbox } from './outbox.ts';
 import { defaultReconcileSettings, type ReconcileSettings } from './reconcile.ts';
@@ -161,7 +162,7 @@ export class OutboxSender {
         this.#lastRenewAt = at;
       },
       onLeaseLost: () => this.#setLease(false),
-      pause: (note) => this.#pause(note),
+      pause: (note, reason) => this.#pause(note, reason),
       freshServiceTimeMs: options.freshServiceTimeMs ?? 60_000,
       stopping: () => this.#stopping,
       stopGraceMs: leaseTtlMs,
@@ -404,13 +405,13 @@ export class OutboxSender {
     this.#outbox.events.emit({ type: 'sender-lease', held, owner: this.owner });
   }
 
-  #pause(note: FailureNote): void {
+  #pause(note: FailureNote, reason: PauseReason = 'credentials-rejected'): void {
     if (this.#paused) return;
     this.#paused = { code: note.code, message: note.message };
     this.#logger.error('outbox.sender.paused', { code: note.code });
     this.#outbox.events.emit({
       type: 'sender-paused',
-      reason: 'credentials-rejected',
+      reason,
       needsAdministrator: true,
       code: note.code,
       message: note.message,

@@ -66,6 +66,15 @@ export const seededAccounts: readonly AccountDefinition[] = [
     scopes: except('gift-cards:write'),
   },
   {
+    // The conditional scope rules of the product routes (availableOnly, shopId, include=stock)
+    // can only be exercised by an account that may read products but not stock.
+    id: 'account_products_no_stock',
+    email: 'kiosk-products-no-stock@sandbox.test',
+    password: 'sandbox-products-no-stock',
+    description: 'products:read and referentials:read, without stock:read',
+    scopes: ['products:read', 'referentials:read'],
+  },
+  {
     id: 'account_ping',
     email: 'kiosk-ping@sandbox.test',
     password: 'sandbox-ping',

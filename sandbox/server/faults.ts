@@ -24,6 +24,8 @@ export const faultKinds = [
   'unavailable',
   'reset',
   'commit-then-reset',
+  /** A 400 before the handler: a service refusing the request's shape (an unknown field). */
+  'invalid-request',
 ] as const;
 export type FaultKind = (typeof faultKinds)[number];
 

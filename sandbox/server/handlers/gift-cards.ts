@@ -6,7 +6,7 @@ import type {
   GiftCardUsage,
 } from '../../../shared/api/gift-cards.ts';
 import { splitCommaList } from '../../../shared/api/primitives.ts';
-import { ApiFailure, businessFailure, invalidRequest, notFound } from '../errors.ts';
+import { ApiFailure, businessFailure, failure, invalidRequest, notFound } from '../errors.ts';
 import type { Handlers } from '../handler.ts';
 import type { RecordedReply } from '../idempotency.ts';
 import type { SandboxState } from '../state.ts';
@@ -105,7 +105,8 @@ export const giftCardHandlers = {
    * Idempotent debit. The key is looked up (per account) before anything else happens:
    * same key, same card, same body (compared as parsed JSON, key order irrelevant) → the first
    * reply again, status and body, even when it was a refusal; same key with another card or body
-   * → 409 IDEMPOTENCY_KEY_REUSED. A new key is processed and its reply recorded, whatever it is
+   * → 409 with the code CONFLICT, as the spec's error table says for every 409 including an
+   * inconsistent key reuse (the precise reason in the explanation). A new key is processed and its reply recorded, whatever it is
    * (200, 404, 409), except malformed requests (400), which never reach this point.
    */
   debitGiftCard: ({ state, account, params, headers, body, json }) => {
@@ -117,7 +118,7 @@ export const giftCardHandlers = {
     const known = state.idempotency.lookup(accountId, key, params.giftCardId, json);
     if (known.kind === 'replay') return { recorded: known.reply };
     if (known.kind === 'conflict')
-      throw businessFailure('CONFLICT', 'IDEMPOTENCY_KEY_REUSED', known.explanation);
+      throw failure('CONFLICT', `Idempotency-Key reused inconsistently: ${known.explanation}`);
 
     let reply: RecordedReply;
     try {

@@ -11,6 +11,7 @@ import type { DebitState, OutboxDebit } from '../../../electron/outbox/index.ts'
 import { seededRandom } from '../../support/random.ts';
 import { ShiftedClock, tempDataDir } from './support.ts';
 import { ALL_SCOPES_ACCOUNT, startTestSandbox, type TestSandbox } from './sandbox-support.ts';
+import { scopes } from '../../../shared/api/scopes.ts';
 
 /**
  * The sender against the real sandbox over HTTP: every reply class, crash recovery,
@@ -218,7 +219,7 @@ describe('reply classes', () => {
     },
   );
 
-  it('404 unknown card and 403 without gift-cards:write: failed, terminal, never retried', async () => {
+  it('404 unknown card: failed, terminal, never retried', async () => {
     const r = rig();
     const unknown = r.outbox.enqueue({
       giftCardId: 'gift_card_00000000-0000-4000-8000-000000000000',
@@ -229,17 +230,65 @@ describe('reply classes', () => {
       attempts: 1,
       lastErrorCode: 'RESOURCE_NOT_FOUND',
     });
-
-    const forbidden = rig({ email: 'kiosk-no-gift-card-write@sandbox.test' });
-    await r.sender.stop();
-    const debit = forbidden.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 1 }).debit;
-    expect(await settle(forbidden, debit)).toMatchObject({
-      state: 'failed',
-      attempts: 1,
-      lastErrorCode: 'FORBIDDEN',
-    });
     expect(ledgerKeys()).toEqual([]);
   });
+
+  it.each([
+    [
+      '400, the request refused for its shape',
+      'invalid-request',
+      'request-refused',
+      'DEBIT_REQUEST_REFUSED',
+    ],
+    ['403, the account without gift-cards:write', 'scope', 'scope-missing', 'DEBIT_SCOPE_MISSING'],
+  ] as const)(
+    '%s: held pending for an administrator, never failed; once fixed and resumed, applied exactly once',
+    async (_, cause, reason, code) => {
+      const r = rig();
+      if (cause === 'invalid-request') {
+        sb.control.addFault({ kind: 'invalid-request', route: 'debitGiftCard', count: 1 });
+      } else {
+        sb.control.setScopes(
+          ALL_SCOPES_ACCOUNT,
+          scopes.filter((scope) => scope !== 'gift-cards:write'),
+        );
+      }
+      const { debit } = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 6 });
+      const paused = new Promise<OutboxEvent>((resolve) =>
+        r.outbox.on((event) => {
+          if (event.type === 'sender-paused') resolve(event);
+        }),
+      );
+      r.sender.start();
+      const event = await paused;
+      expect(event).toMatchObject({
+        type: 'sender-paused',
+        reason,
+        needsAdministrator: true,
+        code,
+      });
+      expect(event.type === 'sender-paused' && event.message).toMatch(/administrator must/);
+      await vi.waitFor(() => expect(r.sender.status.inFlight).toBe(0));
+      expect(r.outbox.get(debit.id)).toMatchObject({
+        state: 'pending',
+        attempts: 1,
+        lastErrorCode: code,
+      });
+      expect(r.sender.status.paused).toMatchObject({ code });
+      expect(ledgerKeys()).toEqual([]);
+
+      // Nothing is sent while paused.
+      const pass = clock.nextSleep();
+      r.sender.wake();
+      await pass;
+      expect(r.outbox.get(debit.id).attempts).toBe(1);
+
+      if (cause === 'scope') sb.control.setScopes(ALL_SCOPES_ACCOUNT, scopes);
+      r.sender.resume();
+      expect(await settle(r, debit)).toMatchObject({ state: 'applied', attempts: 2 });
+      expect(ledgerKeys()).toEqual([debit.idempotencyKey]);
+    },
+  );
 
   it.each([
     ['internal-error', 'INTERNAL_SERVER_ERROR'],

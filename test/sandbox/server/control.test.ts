@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { demoCustomers } from '../../../sandbox/data/demo.ts';
 import type { Fault } from '../../../sandbox/index.ts';
+import { seededAccounts } from '../../../sandbox/server/accounts.ts';
 import { type Client, emails, expectError, startClient } from './helpers.ts';
 
 let client: Client;
@@ -179,7 +180,7 @@ describe('clock, activity, reset, overview', () => {
       tokenTtlSeconds: 900,
       idempotencyRetentionMs: 86_400_000,
     });
-    expect((overview.accounts as unknown[]).length).toBe(5);
+    expect((overview.accounts as unknown[]).length).toBe(seededAccounts.length);
     expect((overview.faults as unknown[]).length).toBe(1);
     expect(JSON.stringify(overview)).not.toContain('sandbox-all');
     expectError(await client.control('GET', '/nothing'), 404, 'RESOURCE_NOT_FOUND');

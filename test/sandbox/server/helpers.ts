@@ -9,6 +9,7 @@ export const emails = {
   catalog: 'kiosk-catalog@sandbox.test',
   readonly: 'kiosk-readonly@sandbox.test',
   noGiftCardWrite: 'kiosk-no-gift-card-write@sandbox.test',
+  productsNoStock: 'kiosk-products-no-stock@sandbox.test',
   ping: 'kiosk-ping@sandbox.test',
 } as const;
 

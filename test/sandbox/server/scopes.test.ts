@@ -189,6 +189,28 @@ describe('base scopes', () => {
   });
 });
 
+describe('the seeded account with products:read but without stock:read', () => {
+  test('reads product references, and is refused each rule that needs availability', async () => {
+    const account = emails.productsNoStock;
+    expect((await client.as(account, '/v1/products?limit=5')).status).toBe(200);
+    const productId = (
+      data(await client.as(account, '/v1/products?limit=1'))[0] as { uuid: string }
+    ).uuid;
+    expect((await client.as(account, `/v1/products/${productId}`)).status).toBe(200);
+    for (const path of [
+      '/v1/products?availableOnly=true',
+      `/v1/products?shopId=${shopId}`,
+      '/v1/products?include=stock',
+      `/v1/products/${productId}?include=items`,
+      `/v1/products/${productId}/items`,
+      '/v1/catalog/products',
+    ]) {
+      const body = expectError(await client.as(account, path), 403, 'FORBIDDEN');
+      expect(body.missingScopes, path).toEqual(['stock:read']);
+    }
+  });
+});
+
 describe('personal data and internal comments', () => {
   test('the read-only account never sees contact data nor internal comments', async () => {
     const customers = await client.as(
