@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import type { DialectName } from './dialects/index.ts';
 import type { AccountCredentials } from './server/accounts.ts';
 import { buildApp } from './server/app.ts';
 import { SandboxControl } from './server/control.ts';
@@ -10,12 +11,15 @@ export type { SandboxControl } from './server/control.ts';
 export type { FaultSpec, Fault } from './server/faults.ts';
 export type { LedgerEntry } from './server/ledger.ts';
 export type { SandboxOptions } from './server/options.ts';
+export type { DialectName } from './dialects/index.ts';
 
 export interface RunningSandbox {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   readonly baseUrl: string;
   /** The seeded integration accounts, with their scopes at start-up. */
   readonly accounts: readonly AccountCredentials[];
+  /** How the 'not shown' records, parameters and debit body are shaped on the wire. */
+  readonly dialect: DialectName;
   /** The in-process controls (clock, faults, accounts, ledger...), present with `control: true`. */
   readonly control?: SandboxControl;
   /** Stops listening, drops open connections and the activity timer. */
@@ -40,6 +44,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     accounts: state.accounts.credentials(),
+    dialect: state.dialect.name,
     ...(control ? { control: new SandboxControl(state) } : {}),
     close() {
       closing ??= (async () => {

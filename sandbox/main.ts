@@ -1,20 +1,23 @@
 import { parseArgs } from 'node:util';
+import { type DialectName, dialectNames } from './dialects/index.ts';
 import { startSandbox } from './index.ts';
 
 /**
  * `node sandbox/main.ts --port <p> [--seed <n>] [--products <n>] [--control] [--token-ttl <s>]
- *  [--activity-interval <ms>]`
+ *  [--activity-interval <ms>] [--dialect default|alternate]`
  * Prints exactly one JSON line on stdout once listening (the base URL and the seeded accounts);
  * everything else, logs included, goes to stderr. A bad flag exits with code 2.
  */
 
-const usage = `usage: node sandbox/main.ts [--port <p>] [--seed <n>] [--products <n>] [--control] [--token-ttl <seconds>] [--activity-interval <ms>]
+const usage = `usage: node sandbox/main.ts [--port <p>] [--seed <n>] [--products <n>] [--control] [--token-ttl <seconds>] [--activity-interval <ms>] [--dialect default|alternate]
   --port               TCP port on 127.0.0.1 (0, the default, picks a free one)
   --seed               seed of the demo data (default 1)
   --products           catalogue size (default: the demo catalogue)
   --control            serve the /__sandbox/ control surface (faults, clock, accounts, ledger)
   --token-ttl          token lifetime in seconds (default 900)
-  --activity-interval  advance the simulated store activity one step every <ms> milliseconds`;
+  --activity-interval  advance the simulated store activity one step every <ms> milliseconds
+  --dialect            how the records, parameters and debit body the spec leaves 'not shown' are
+                       shaped: default (shared/api) or alternate (sandbox/dialects/alternate.profile.json)`;
 
 class UsageError extends Error {}
 
@@ -46,6 +49,7 @@ function parseOptions(argv: string[]) {
         control: { type: 'boolean', default: false },
         'token-ttl': { type: 'string' },
         'activity-interval': { type: 'string' },
+        dialect: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -63,6 +67,9 @@ function parseOptions(argv: string[]) {
     1,
     24 * 3600 * 1000,
   );
+  const dialect = values.dialect;
+  if (dialect !== undefined && !(dialectNames as readonly string[]).includes(dialect))
+    throw new UsageError(`--dialect must be one of ${dialectNames.join(', ')}, got "${dialect}"`);
   return {
     help: values.help,
     options: {
@@ -72,6 +79,7 @@ function parseOptions(argv: string[]) {
       ...(products === undefined ? {} : { products }),
       ...(tokenTtlSeconds === undefined ? {} : { tokenTtlSeconds }),
       ...(activityIntervalMs === undefined ? {} : { activityIntervalMs }),
+      ...(dialect === undefined ? {} : { dialect: dialect as DialectName }),
     },
   };
 }
@@ -96,7 +104,7 @@ async function main(): Promise<void> {
     log: (line) => process.stderr.write(`${line}\n`),
   });
   process.stdout.write(
-    `${JSON.stringify({ event: 'listening', baseUrl: sandbox.baseUrl, accounts: sandbox.accounts })}\n`,
+    `${JSON.stringify({ event: 'listening', baseUrl: sandbox.baseUrl, dialect: sandbox.dialect, accounts: sandbox.accounts })}\n`,
   );
 
   const stop = (signal: NodeJS.Signals) => {

@@ -1,3 +1,4 @@
+import type { DialectName } from '../dialects/index.ts';
 import type { LogSink } from './log.ts';
 import type { RateLimitSettings } from './rate-limit.ts';
 
@@ -20,6 +21,11 @@ export interface SandboxOptions {
   readonly rateLimit?: RateLimitSettings;
   /** When set, the simulated store activity advances by one step every this many real ms. */
   readonly activityIntervalMs?: number;
+  /**
+   * How the records, parameters and debit body the specification leaves 'not shown' are shaped
+   * on the wire (default `default`, the shapes of `shared/api/`).
+   */
+  readonly dialect?: DialectName;
   /** Where log lines go (one JSON object a line); nothing is logged without it. */
   readonly log?: LogSink;
 }

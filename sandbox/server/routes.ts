@@ -96,6 +96,7 @@ function injected(fault: Fault): ApiFailure {
  */
 async function process<Op extends Operation>(
   state: SandboxState,
+  name: OperationName,
   operation: Op,
   handler: Handler<Op>,
   request: FastifyRequest,
@@ -109,7 +110,10 @@ async function process<Op extends Operation>(
   const granted: ReadonlySet<Scope> = new Set(account?.scopes ?? []);
   checkBaseScopes(operation, granted);
 
-  const rawQuery = singleValuedQuery(request.query as RawQuery);
+  // The dialect translates the wire's 'not shown' shapes to the default handlers' and back, so
+  // everything between (ledger, idempotency, scopes) is the same whatever the dialect.
+  const { dialect } = state;
+  const rawQuery = dialect.query(name, singleValuedQuery(request.query as RawQuery));
   const params = parseParams(operation.params, request.params as Record<string, string>);
   const query = parseQuery(operation.query, rawQuery);
   const headers = parseHeaders(operation.headers, request.headers);
@@ -120,6 +124,7 @@ async function process<Op extends Operation>(
       operation.body,
       request.headers['content-type'],
       request.body as string | undefined,
+      (sent) => dialect.body(name, sent),
     ));
   }
   const omit = conditionalBlocks(operation, granted, rawQuery);
@@ -137,15 +142,18 @@ async function process<Op extends Operation>(
     json,
   } as HandlerContext<Op>;
   const result: HandlerReply<Op> = await handler(context);
-  if ('recorded' in result)
-    return { status: result.recorded.status, headers: {}, payload: { json: result.recorded.body } };
+  if ('recorded' in result) {
+    const { status, body: recorded } = result.recorded;
+    return {
+      status,
+      headers: {},
+      payload: { json: status === 200 ? dialect.reply(name, recorded) : recorded },
+    };
+  }
   if ('pdf' in result)
     return { status: 200, headers: {}, payload: { pdf: result.pdf, fileName: result.fileName } };
-  return {
-    status: 200,
-    headers: {},
-    payload: { json: omit.size > 0 ? omitBlocks(result.json, omit) : result.json },
-  };
+  const reply = omit.size > 0 ? omitBlocks(result.json, omit) : result.json;
+  return { status: 200, headers: {}, payload: { json: dialect.reply(name, reply) } };
 }
 
 function register<K extends OperationName>(
@@ -171,7 +179,7 @@ function register<K extends OperationName>(
 
       let outcome: Outcome;
       try {
-        outcome = await process(state, operation, handler, request);
+        outcome = await process(state, name, operation, handler, request);
       } catch (error) {
         if (!(error instanceof ApiFailure)) throw error;
         outcome = failureOutcome(error);

@@ -3,6 +3,7 @@ import { advanceActivity } from '../data/activity.ts';
 import type { SandboxData } from '../data/model.ts';
 import { Random } from '../data/random.ts';
 import { seedData } from '../data/seed.ts';
+import { type Dialect, dialectNamed } from '../dialects/index.ts';
 import { AccountStore } from './accounts.ts';
 import { TokenService } from './auth.ts';
 import { SandboxClock } from './clock.ts';
@@ -29,6 +30,8 @@ export class SandboxState {
   readonly ledger = new DebitLedger();
   readonly faults: FaultInjector;
   readonly log: Logger;
+  /** How 'not shown' shapes look on the wire; the handlers always speak the default dialect. */
+  readonly dialect: Dialect;
   data: SandboxData;
   /** Bumped on every catalogue mutation: derived views cached under an older version are stale. */
   catalogVersion = 0;
@@ -40,6 +43,7 @@ export class SandboxState {
     this.productCount = options.products;
     this.clock = new SandboxClock(options.now);
     this.log = createLogger(options.log, () => this.clock.now());
+    this.dialect = dialectNamed(options.dialect ?? 'default');
     this.tokens = new TokenService(
       this.clock,
       this.accounts,

@@ -82,11 +82,15 @@ export function parseHeaders<S extends z.ZodObject>(
   return result.data as z.output<S>;
 }
 
-/** Parses the raw JSON text of a write; returns both the parsed JSON and the validated body. */
+/**
+ * Parses the raw JSON text of a write; returns both the parsed JSON (as sent, what idempotency
+ * compares) and the body validated after `translate` (the dialect's body to the default one).
+ */
 export function parseJsonBody<S extends z.ZodType>(
   schema: S,
   contentType: string | undefined,
   raw: string | undefined,
+  translate: (json: unknown) => unknown = (json) => json,
 ): { json: unknown; body: z.output<S> } {
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json')
@@ -98,7 +102,7 @@ export function parseJsonBody<S extends z.ZodType>(
   } catch {
     throw invalidRequest('the body is not valid JSON');
   }
-  const result = schema.safeParse(json);
+  const result = schema.safeParse(translate(json));
   if (!result.success) throw invalidRequest(describe('body field', result.error));
   return { json, body: result.data as z.output<S> };
 }

@@ -78,6 +78,29 @@ describe('node sandbox/main.ts', () => {
     }
   });
 
+  test('--dialect alternate serves the alternate shapes and says so', async () => {
+    const { child, stdout } = run(['--port', '0', '--dialect', 'alternate']);
+    try {
+      const line = JSON.parse(await firstLine(stdout, child)) as {
+        baseUrl: string;
+        dialect: string;
+      };
+      expect(line.dialect).toBe('alternate');
+      const auth = await fetch(`${line.baseUrl}/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'kiosk-all@sandbox.test', password: 'sandbox-all' }),
+      });
+      const { token } = (await auth.json()) as { token: string };
+      const ping = await fetch(`${line.baseUrl}/v1/ping`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(Object.keys((await ping.json()) as object)).toEqual(['apiVersion']);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   test.each([
     [['--port', 'abc']],
     [['--port', '70000']],
@@ -85,6 +108,7 @@ describe('node sandbox/main.ts', () => {
     [['--seed']],
     [['--products', '0']],
     [['positional']],
+    [['--dialect', 'bogus']],
   ])('bad flags %j exit with code 2 and a clear message', async (args) => {
     const { child, stdout, stderr } = run(args);
     const [code] = await once(child, 'exit');
