@@ -1,6 +1,7 @@
 import { mirrorMigration } from './catalog/index.ts';
 import {
   cardCacheMigration,
+  debitKeysMigration,
   debitsMigration,
   requestIdsMigration,
   resolutionsMigration,
@@ -27,6 +28,7 @@ export const kioskSchema: DatabaseSchema = {
     serviceTimesMigration,
     cardCacheMigration,
     resolutionsMigration,
+    debitKeysMigration,
   ],
   preserved: [unsettledDebits],
 };

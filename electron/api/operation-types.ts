@@ -1,4 +1,10 @@
 import type { z } from 'zod';
+import type {
+  NotShownBody,
+  NotShownQuery,
+  NotShownReply,
+  NotShownReplyOf,
+} from '../../shared/api/not-shown.ts';
 import type { OperationName, Operations } from '../../shared/api/operations.ts';
 import type { PdfDocument } from './pdf.ts';
 
@@ -14,20 +20,27 @@ type ParamsInput<Op> = Op extends { readonly params: infer S extends z.ZodType }
   ? { readonly params: z.input<S> }
   : { readonly params?: undefined };
 
-/** Required only when the schema has a required member (the change feed's `since`). */
-type QueryInput<Op> = Op extends { readonly query: infer S extends z.ZodType }
-  ? object extends z.input<S>
-    ? { readonly query?: z.input<S> }
-    : { readonly query: z.input<S> }
-  : { readonly query?: undefined };
+/**
+ * Required only when the schema has a required member (the change feed's `since`). A query the
+ * spec does not show takes any parameter names: the service's, from the integration profile.
+ */
+type QueryInput<Op> = Op extends { readonly notShown: { readonly query: true } }
+  ? { readonly query?: NotShownQuery }
+  : Op extends { readonly query: infer S extends z.ZodType }
+    ? object extends z.input<S>
+      ? { readonly query?: z.input<S> }
+      : { readonly query: z.input<S> }
+    : { readonly query?: undefined };
 
 type HeadersInput<Op> = Op extends { readonly headers: infer S extends z.ZodType }
   ? { readonly headers: z.input<S> }
   : { readonly headers?: undefined };
 
-type BodyInput<Op> = Op extends { readonly body: infer S extends z.ZodType }
-  ? { readonly body: z.input<S> }
-  : { readonly body?: undefined };
+type BodyInput<Op> = Op extends { readonly notShown: { readonly body: true } }
+  ? { readonly body: NotShownBody }
+  : Op extends { readonly body: infer S extends z.ZodType }
+    ? { readonly body: z.input<S> }
+    : { readonly body?: undefined };
 
 export type OperationInput<N extends OperationName> = Simplify<
   ParamsInput<Operations[N]> &
@@ -36,11 +49,14 @@ export type OperationInput<N extends OperationName> = Simplify<
     BodyInput<Operations[N]>
 >;
 
-export type OperationOutput<N extends OperationName> = Operations[N]['reply'] extends {
-  readonly json: infer S extends z.ZodType;
+/** A reply the spec does not show is the service's own JSON, its identifier checked. */
+export type OperationOutput<N extends OperationName> = Operations[N] extends {
+  readonly notShown: { readonly reply: infer R extends NotShownReply };
 }
-  ? z.output<S>
-  : PdfDocument;
+  ? NotShownReplyOf<R>
+  : Operations[N]['reply'] extends { readonly json: infer S extends z.ZodType }
+    ? z.output<S>
+    : PdfDocument;
 
 export interface CallOptions {
   /** Cancels the call, its retries and their waits; the promise rejects with the signal's reason. */

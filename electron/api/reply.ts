@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { type NotShown, notShownReplySchema } from '../../shared/api/not-shown.ts';
 import { ContractViolation, errorFromReply, formatIssuePath } from './errors.ts';
 import { checkPdf } from './pdf.ts';
 import type { TransportReply } from './transport.ts';
@@ -6,7 +7,8 @@ import type { TransportReply } from './transport.ts';
 /**
  * Reads one HTTP reply against the contract: a 2xx is parsed with the operation's reply schema
  * and the parsed value returned (never the raw JSON: defaults and transforms apply, unknown
- * members of closed objects are refused); anything else becomes its typed error.
+ * members of closed objects are refused); anything else becomes its typed error. A reply the
+ * spec does not show is held to its identifier only and returned as the service sent it.
  */
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -14,6 +16,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export interface ReplyExpectation {
   readonly operationId: string;
   readonly reply: { readonly json: z.ZodType } | { readonly pdf: true };
+  readonly notShown?: NotShown;
 }
 
 export interface ReplyContext {
@@ -44,7 +47,9 @@ export function readReply(
     });
   }
   if ('pdf' in expectation.reply) return checkPdf(operationId, reply, context.pdfMaxBytes);
-  return parseJsonReply(operationId, expectation.reply.json, reply);
+  const shown = expectation.notShown?.reply;
+  const schema = shown ? notShownReplySchema(shown) : expectation.reply.json;
+  return parseJsonReply(operationId, schema, reply);
 }
 
 export function parseJsonReply(

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { NotShownBody, NotShownQuery } from '../../shared/api/not-shown.ts';
 import type { Operation } from '../../shared/api/operation.ts';
 import { InvalidRequest, type RequestIssue, formatIssuePath } from './errors.ts';
 import type { HttpMethod } from './transport.ts';
@@ -119,14 +120,22 @@ export function prepareRequest(
   const params = operation.params
     ? parsePart(operationId, 'params', operation.params, given['params'])
     : undefined;
+  // Where the spec does not show them, the caller's parameters go out as given: no guessed
+  // names, no guessed defaults the service may refuse as unknown.
+  const { notShown } = operation;
   const query = operation.query
-    ? parsePart(operationId, 'query', operation.query, given['query'] ?? {})
+    ? parsePart(
+        operationId,
+        'query',
+        notShown?.query ? NotShownQuery : operation.query,
+        given['query'] ?? {},
+      )
     : undefined;
   const headers = operation.headers
     ? parsePart(operationId, 'headers', operation.headers, given['headers'] ?? {})
     : undefined;
   const body = operation.body
-    ? parsePart(operationId, 'body', operation.body, given['body'])
+    ? parsePart(operationId, 'body', notShown?.body ? NotShownBody : operation.body, given['body'])
     : undefined;
 
   const paramValues = (params ?? {}) as Record<string, unknown>;

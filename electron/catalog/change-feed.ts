@@ -1,3 +1,4 @@
+import { defaultProfile } from '../../shared/profile/index.ts';
 import type { CatalogChange, CatalogProduct } from '../../shared/api/catalog.ts';
 import type { ProductReference } from '../../shared/api/products.ts';
 import type { ChangeWindowRecord } from '../../shared/ipc/catalog.ts';
@@ -155,7 +156,9 @@ export async function runChangeFeed(
 
   // ---- the last transaction: deletions, referentials, cursor ----
   const kinds = [...new Set([...referentialChanges.values()].map((c) => referentialOf[c.type]))];
-  const referentials = kinds.length > 0 ? await fetchReferentials(source, kinds, signal) : {};
+  const profile = options.profile ?? defaultProfile;
+  const referentials =
+    kinds.length > 0 ? await fetchReferentials(source, kinds, profile, signal) : {};
   signal?.throwIfAborted();
   options.heartbeat?.();
   const appliedAt = new Date(now()).toISOString();
@@ -167,7 +170,7 @@ export async function runChangeFeed(
     for (const uuid of deletions) if (mirror.live.deleteProduct(uuid)) productsDeleted += 1;
     writeReferentials(mirror.live, referentials);
     for (const change of referentialChanges.values()) {
-      relabelEmbedded(mirror.db, mirror.live.tables, change, referentials);
+      relabelEmbedded(mirror.db, mirror.live.tables, change, referentials, profile);
     }
     mirror.state.set('cursor', until);
     mirror.state.set('asOf', until);

@@ -1,3 +1,4 @@
+import { defaultProfile } from '../../shared/profile/index.ts';
 import type { CatalogProductsReply } from '../../shared/api/catalog.ts';
 import type { FullSyncProgressRecord, FullSyncRecord } from '../../shared/ipc/catalog.ts';
 import { ContractViolation } from '../api/index.ts';
@@ -75,7 +76,12 @@ export async function runFullSync(
   };
   const shadow = previous?.shadow ?? mirror.createShadow(generation);
 
-  const referentials = await fetchReferentials(source, referentialKinds, signal);
+  const referentials = await fetchReferentials(
+    source,
+    referentialKinds,
+    options.profile ?? defaultProfile,
+    signal,
+  );
   mirror.transaction(() => {
     writeReferentials(shadow, referentials);
     mirror.state.set('fullSyncProgress', record);

@@ -8,7 +8,7 @@ export { type FullSyncResult } from './full-sync.ts';
 export { CatalogMirror } from './mirror.ts';
 export { type ProgressListener } from './progress.ts';
 export { CatalogQueries, type CatalogQueriesOptions, type ProductLookup } from './queries.ts';
-export { readReferential } from './referentials.ts';
+export { type ReferentialRow, fetchReferentials, readReferential } from './referentials.ts';
 export { liveTables, type MirrorTables } from './schema.ts';
 export { mirrorMigration } from './migrations/003-mirror.ts';
 export { ftsQueryOf, normalizeSearchText } from './search-text.ts';

@@ -5,19 +5,26 @@ import type {
   ItemEntry,
   ShopRef,
 } from '../../shared/api/catalog.ts';
+import type { NotShownList, NotShownRecord } from '../../shared/api/not-shown.ts';
 import { MAX_PAGE_SIZE } from '../../shared/api/primitives.ts';
-import type { Category, Characteristic, ProductType, Shop } from '../../shared/api/referentials.ts';
+import {
+  type IntegrationProfile,
+  hasNextPageOf,
+  pagingQuery,
+  viewOf,
+} from '../../shared/profile/index.ts';
 import type { z } from 'zod';
 import type { MirrorWriter, ReferentialKind } from './mirror-writer.ts';
 import type { MirrorTables } from './schema.ts';
 import type { CatalogSource } from './source.ts';
 
-export interface Referentials {
-  readonly shops: readonly Shop[];
-  readonly categories: readonly Category[];
-  readonly characteristics: readonly Characteristic[];
-  readonly productTypes: readonly ProductType[];
-}
+/**
+ * The referential lists (shops, categories, characteristics, product types): their records are
+ * 'not shown' in the spec, so each row is kept exactly as the service returned it (its `id`
+ * checked by the client) and read through the integration profile where the kiosk uses a value.
+ */
+export type ReferentialRow = NotShownRecord<'id'>;
+export type Referentials = { readonly [K in ReferentialKind]: readonly ReferentialRow[] };
 
 export const referentialKinds: readonly ReferentialKind[] = [
   'shops',
@@ -26,22 +33,24 @@ export const referentialKinds: readonly ReferentialKind[] = [
   'productTypes',
 ];
 
-interface ListReply<T> {
-  readonly data: readonly T[];
-  readonly pagination: { readonly page: number; readonly hasNextPage: boolean };
-}
+/** More rows than any shop network has: a service that never says "last page" stops here. */
+const MAX_REFERENTIAL_PAGES = 200;
 
-async function walk<T>(
-  fetchPage: (page: number) => Promise<ListReply<T>>,
+async function walk(
+  profile: IntegrationProfile,
+  fetchPage: (query: Record<string, number>) => Promise<NotShownList<'id'>>,
   signal: AbortSignal | undefined,
-): Promise<T[]> {
-  const rows: T[] = [];
+): Promise<ReferentialRow[]> {
+  const rows: ReferentialRow[] = [];
   for (let page = 1; ; page += 1) {
     signal?.throwIfAborted();
-    const reply = await fetchPage(page);
+    const reply = await fetchPage(pagingQuery(profile, { page, limit: MAX_PAGE_SIZE }));
     rows.push(...reply.data);
-    // An empty page claiming a next one would loop forever.
-    if (!reply.pagination.hasNextPage || reply.data.length === 0) return rows;
+    // Without a page parameter the first reply is all there is; an empty page claiming a next
+    // one would loop forever.
+    if (profile.parameters.page === null || !hasNextPageOf(reply) || reply.data.length === 0)
+      return rows;
+    if (page >= MAX_REFERENTIAL_PAGES) return rows;
   }
 }
 
@@ -49,22 +58,20 @@ async function walk<T>(
 export async function fetchReferentials(
   source: CatalogSource,
   kinds: readonly ReferentialKind[],
+  profile: IntegrationProfile,
   signal?: AbortSignal,
 ): Promise<Partial<Referentials>> {
   const options = signal === undefined ? undefined : { signal };
-  const query = (page: number) => ({ query: { page, limit: MAX_PAGE_SIZE } });
-  const lists: { readonly [K in ReferentialKind]: () => Promise<Referentials[K]> } = {
-    shops: () => walk((page) => source.listShops(query(page), options), signal),
-    categories: () => walk((page) => source.listCategories(query(page), options), signal),
-    characteristics: () => walk((page) => source.listCharacteristics(query(page), options), signal),
-    productTypes: () => walk((page) => source.listProductTypes(query(page), options), signal),
+  const lists: { readonly [K in ReferentialKind]: () => Promise<ReferentialRow[]> } = {
+    shops: () => walk(profile, (query) => source.listShops({ query }, options), signal),
+    categories: () => walk(profile, (query) => source.listCategories({ query }, options), signal),
+    characteristics: () =>
+      walk(profile, (query) => source.listCharacteristics({ query }, options), signal),
+    productTypes: () =>
+      walk(profile, (query) => source.listProductTypes({ query }, options), signal),
   };
-  const result: { -readonly [K in ReferentialKind]?: Referentials[K] } = {};
-  // Generic so that each kind's rows are typed as that kind's.
-  const fetchInto = async <K extends ReferentialKind>(kind: K) => {
-    result[kind] = await lists[kind]();
-  };
-  for (const kind of kinds) await fetchInto(kind);
+  const result: { -readonly [K in ReferentialKind]?: ReferentialRow[] } = {};
+  for (const kind of kinds) result[kind] = await lists[kind]();
   return result;
 }
 
@@ -84,7 +91,7 @@ export function readReferential<K extends ReferentialKind>(
   const rows = db.prepare(`SELECT body FROM ${tables[kind]} ORDER BY position`).all() as {
     body: string;
   }[];
-  return rows.map((row) => JSON.parse(row.body) as unknown) as unknown as Referentials[K];
+  return rows.map((row) => JSON.parse(row.body) as ReferentialRow);
 }
 
 /**
@@ -99,13 +106,15 @@ export function relabelEmbedded(
   tables: MirrorTables,
   change: { readonly type: 'shop' | 'category' | 'characteristic'; readonly id: string },
   referentials: Partial<Referentials>,
+  profile: IntegrationProfile,
 ): number {
   switch (change.type) {
     case 'shop': {
-      const shop = referentials.shops?.find((row) => row.id === change.id);
-      if (shop === undefined) return 0;
+      const row = referentials.shops?.find((candidate) => candidate.id === change.id);
+      if (row === undefined) return 0;
+      const shop = viewOf(profile, 'shop', row);
       const ref: z.infer<typeof ShopRef> = {
-        id: shop.id,
+        id: row.id,
         name: shop.name,
         shortName: shop.shortName,
         city: shop.city,
@@ -114,15 +123,16 @@ export function relabelEmbedded(
         db,
         `SELECT product_id AS a, position AS b, body FROM ${tables.items} WHERE shop_id = ?`,
         `UPDATE ${tables.items} SET body = ? WHERE product_id = ? AND position = ?`,
-        [shop.id],
+        [row.id],
         (item) => (sameJson(item.shop, ref) ? null : { ...item, shop: ref }),
       );
     }
     case 'category': {
-      const category = referentials.categories?.find((row) => row.id === change.id);
-      if (category === undefined) return 0;
+      const row = referentials.categories?.find((candidate) => candidate.id === change.id);
+      if (row === undefined) return 0;
+      const category = viewOf(profile, 'category', row);
       const ref: z.infer<typeof CategoryRef> = {
-        id: category.id,
+        id: row.id,
         code: category.code,
         label: category.label,
       };
@@ -131,24 +141,26 @@ export function relabelEmbedded(
         `SELECT b.id AS a, NULL AS b, b.body AS body
          FROM ${tables.products} p JOIN ${tables.bodies} b ON b.id = p.id WHERE p.category_id = ?`,
         `UPDATE ${tables.bodies} SET body = ? WHERE id = ?`,
-        [category.id],
+        [row.id],
         (product) => (sameJson(product.category, ref) ? null : { ...product, category: ref }),
       );
     }
     case 'characteristic': {
-      const characteristic = referentials.characteristics?.find((row) => row.id === change.id);
-      if (characteristic === undefined) return 0;
+      const row = referentials.characteristics?.find((candidate) => candidate.id === change.id);
+      if (row === undefined) return 0;
+      const characteristic = viewOf(profile, 'characteristic', row);
+      // Embedded entries are matched by code and carry a label: without both, nothing to carry.
+      const { code, label } = characteristic;
+      if (code === null || label === null) return 0;
       type Entry = z.infer<typeof CharacteristicEntry>;
       const relabel = (entry: Entry): Entry =>
-        entry.code === characteristic.code && entry.label !== characteristic.label
-          ? { ...entry, label: characteristic.label }
-          : entry;
+        entry.code === code && entry.label !== label ? { ...entry, label } : entry;
       // The code is a JSON string inside the body: a LIKE narrows the rows to parse.
       return rewriteRows<ItemEntry>(
         db,
         `SELECT product_id AS a, position AS b, body FROM ${tables.items} WHERE body LIKE ?`,
         `UPDATE ${tables.items} SET body = ? WHERE product_id = ? AND position = ?`,
-        [`%${JSON.stringify({ code: characteristic.code }).slice(1, -1)}%`],
+        [`%${JSON.stringify({ code }).slice(1, -1)}%`],
         (item) => {
           const entries = item.characteristics.map(relabel);
           return entries.every((entry, index) => entry === item.characteristics[index])

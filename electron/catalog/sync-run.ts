@@ -1,3 +1,4 @@
+import type { IntegrationProfile } from '../../shared/profile/index.ts';
 import { MAX_PAGE_SIZE } from '../../shared/api/primitives.ts';
 import type { ProgressTracker } from './progress.ts';
 
@@ -10,6 +11,8 @@ export interface SyncRunOptions {
   readonly pageSize?: number;
   /** Called between steps (after each page read, applied or committed): the sync lease is renewed there. */
   readonly heartbeat?: () => void;
+  /** How the service shapes the referential lists (default: the sandbox's dialect). */
+  readonly profile?: IntegrationProfile;
 }
 
 /** The page size in force, and what every call of the run carries (its abort signal). */

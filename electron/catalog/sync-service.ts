@@ -1,3 +1,4 @@
+import type { IntegrationProfile } from '../../shared/profile/index.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { CatalogStatus, SyncKind, SyncProgress } from '../../shared/ipc/catalog.ts';
@@ -44,6 +45,8 @@ export interface CatalogSyncOptions {
   /** First wait of those retries, doubled each time up to 30 s (default 1 s). */
   readonly transientBackoffMs?: number;
   readonly logger?: Logger;
+  /** The integration profile in force, read at each run (default: the sandbox's dialect). */
+  readonly profile?: () => IntegrationProfile;
 }
 
 export interface SyncRequest {
@@ -267,6 +270,7 @@ export class CatalogSyncService {
       signal: request.signal,
       ...(this.#options.pageSize === undefined ? {} : { pageSize: this.#options.pageSize }),
       heartbeat: renew,
+      ...(this.#options.profile === undefined ? {} : { profile: this.#options.profile() }),
     };
   }
 

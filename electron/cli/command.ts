@@ -1,4 +1,6 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import type { IntegrationProfile } from '../../shared/profile/index.ts';
+import { ProfileError, loadProfile } from '../profile/index.ts';
 import { isCommerceApiError } from '../api/index.ts';
 import { createRedactingLogger, type Logger, silentLogger } from '../logging/index.ts';
 import { prepareDataDir, StorageError, storageErrorOf } from '../storage/index.ts';
@@ -124,6 +126,8 @@ export interface GlobalFlags {
   readonly cupsServer: string | undefined;
   /** `--verbose`: redacted JSON log lines on stderr. */
   readonly verbose: boolean;
+  /** `--profile`: the integration profile file (else KIOSK_API_PROFILE, else the default). */
+  readonly profile: string | undefined;
 }
 
 const globalOptions = {
@@ -132,6 +136,7 @@ const globalOptions = {
   'data-dir': { type: 'string' },
   'cups-server': { type: 'string' },
   verbose: { type: 'boolean' },
+  profile: { type: 'string' },
 } as const satisfies ParseArgsOptionsConfig;
 
 /** kioskctl's argv, split into the words of the global flags and all the others, in order. */
@@ -177,9 +182,24 @@ export function parseGlobalFlags(argv: readonly string[]): {
       dataDir: values['data-dir'],
       cupsServer: values['cups-server'],
       verbose: values.verbose ?? false,
+      profile: values.profile,
     },
     rest,
   };
+}
+
+/**
+ * The integration profile a command reads and writes the service's 'not shown' records with:
+ * `--profile`, else KIOSK_API_PROFILE, else the default. A missing or invalid file is refused
+ * before anything is sent.
+ */
+export function profileOf(globals: GlobalFlags, env: Io['env']): IntegrationProfile {
+  try {
+    return loadProfile({ flag: globals.profile, env }).profile;
+  } catch (error) {
+    if (error instanceof ProfileError) throw new CommandError(error.code, error.message);
+    throw error;
+  }
 }
 
 /** The command's name: the first word that is neither a flag nor a global flag's value. */

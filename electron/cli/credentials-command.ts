@@ -1,4 +1,5 @@
 import { CredentialsRejected, isCommerceApiError } from '../api/index.ts';
+import { type IntegrationProfile, viewOf } from '../../shared/profile/index.ts';
 import {
   checkCredentials,
   cliVaultConfig,
@@ -30,6 +31,7 @@ import {
   exitCodes,
   loggerFor,
   parseFlags,
+  profileOf,
   refuseFlagsBeyond,
   runCommand,
 } from './command.ts';
@@ -145,6 +147,7 @@ async function run(
         print,
         seen,
         logger: loggerFor(globals, io, 'kioskctl.credentials'),
+        profile: profileOf(globals, io.env),
       });
     default:
       return clear(chain, print);
@@ -231,7 +234,13 @@ async function status(
     print,
     seen,
     logger,
-  }: { print: (text: string) => void; seen: { credentials?: Credentials }; logger: Logger },
+    profile,
+  }: {
+    print: (text: string) => void;
+    seen: { credentials?: Credentials };
+    logger: Logger;
+    profile: IntegrationProfile;
+  },
 ): Promise<number> {
   const overview = await describeCredentials(chain);
   let auth: AuthCheck;
@@ -245,7 +254,7 @@ async function status(
       reason: 'no API base URL: pass --base-url <url> or set KIOSK_API_BASE_URL',
     };
   } else {
-    ({ auth, exitCode } = await checkAuth(chain, baseUrl, seen, logger));
+    ({ auth, exitCode } = await checkAuth(chain, baseUrl, seen, logger, profile));
   }
   print(`${JSON.stringify(report(overview, auth))}\n`);
   return exitCode;
@@ -257,6 +266,7 @@ async function checkAuth(
   baseUrl: string,
   seen: { credentials?: Credentials },
   logger: Logger,
+  profile: IntegrationProfile,
 ): Promise<{ auth: AuthCheck; exitCode: number }> {
   // Credentials that name no API are tried on the one given here; others only on their own.
   const provider = credentialsProvider(chain, { defaultOrigin: new URL(baseUrl).origin });
@@ -270,7 +280,7 @@ async function checkAuth(
     const session = await client.authenticate();
     let apiVersion: string | null = null;
     try {
-      apiVersion = (await client.ping()).version;
+      apiVersion = viewOf(profile, 'ping', await client.ping()).version;
     } catch {
       // The version is a courtesy; whether the credentials are accepted is already known.
     }

@@ -44,6 +44,10 @@ export async function main(
         const { runCredentialsCommand } = await import('./credentials-command.ts');
         return await runCredentialsCommand(argv, { io });
       }
+      case 'contract': {
+        const { runContractCommand } = await import('./contract-command.ts');
+        return await runContractCommand(argv, { io });
+      }
       case 'print':
       case 'printers': {
         const { runPrintCommand } = await import('./print-command.ts');

@@ -1,5 +1,6 @@
 // Over 400 lines: one handler per outbox verb (enqueue, drain, list, show, cancel, report), each only flags and output; what commands share is in command.ts.
 import { DebitRequestId } from '../../shared/ipc/gift-cards.ts';
+import type { IntegrationProfile } from '../../shared/profile/index.ts';
 import { type Clock, isCommerceApiError } from '../api/index.ts';
 import { savedOfflineLimits } from '../kiosk/index.ts';
 import type { Logger } from '../logging/index.ts';
@@ -8,8 +9,10 @@ import {
   type ConnectivityStatus,
   createApiGateway,
   type DebitGateway,
+  type DebitKey,
   debitStates,
   type DrainReport,
+  heldReasonOf,
   isTerminal,
   OfflineCardRefused,
   type OfflineLimits,
@@ -34,6 +37,7 @@ import {
   exitCodes,
   loggerFor,
   parseFlags,
+  profileOf,
   refuseFlagsBeyond,
   runCommand,
 } from './command.ts';
@@ -64,7 +68,14 @@ import {
  *         session, it prints the debit already stored ("replayed": true), never a second one; the
  *         same id with another card, amount or reference is refused (exit 2, REQUEST_ID_REUSED).
  *     drain [--until-empty] [--timeout <s>]    runs the sender; prints a JSON report
- *     list [--state <state>]                   {"debits": [...]}
+ *     resume [--timeout <s>]                   after an administrator fixed the integration profile
+ *                                              or the account's scopes: rebuilds every pending body
+ *                                              with the profile (a changed body gets a new
+ *                                              Idempotency-Key, the old one kept in the debit's key
+ *                                              history), then drains once; prints
+ *                                              {"rebuilt","newKeys","drain":{...}}
+ *     list [--state <state>]                   {"debits": [...]}, each with "heldReason" (a 400 or
+ *                                              403 holds it for an administrator) and "keys"
  *     show <id>                                the debit as JSON
  *     cancel <id>                              only a debit never attempted
  *     report --date <YYYY-MM-DD>               the end-of-day report: {"date","debits":[...]},
@@ -81,7 +92,8 @@ import {
  *   1  unexpected internal error
  *   2  refused locally: bad flag, bad amount, unknown id, missing configuration, a request id
  *      reused for another debit; nothing stored
- *   3  the API refused: --wait ended refused/failed, or drain paused on rejected credentials
+ *   3  the API refused: --wait ended refused/failed, or drain paused on rejected credentials or
+ *      a held debit (400: the integration profile's body; 403: the account's scopes)
  *   4  drain --until-empty: rows still open when the timeout passed (service unreachable or slow)
  *   5  contract violation (from the client)
  *   6  not accepted: an offline limit, or require_online while offline; or, the service found
@@ -117,12 +129,15 @@ export interface OutboxCommandContext {
   readonly limits?: Partial<OfflineLimits>;
   readonly sender?: Partial<Omit<SenderOptions, 'outbox' | 'gateway'>>;
   readonly clock?: Clock;
+  /** The integration profile the debit bodies and replies go through (default: the sandbox's). */
+  readonly profile?: IntegrationProfile;
 }
 
 export interface ConnectSettings {
   readonly globals: GlobalFlags;
   readonly env: Io['env'];
   readonly logger: Logger;
+  readonly profile: IntegrationProfile;
 }
 
 export interface ApiConnection {
@@ -150,6 +165,7 @@ const options = {
 const commandFlags: Readonly<Record<string, readonly string[]>> = {
   enqueue: ['card', 'amount', 'reference', 'policy', 'request-id', 'wait'],
   drain: ['until-empty', 'timeout'],
+  resume: ['timeout'],
   list: ['state'],
   show: [],
   cancel: [],
@@ -162,6 +178,10 @@ export const outboxUsage = `usage: kioskctl [global flags] outbox <command>
       --request-id names this logical debit: run again with it (a lost session), the debit
       already stored is printed, never a second one; absent, a new one is printed
   drain [--until-empty] [--timeout <s>]
+  resume [--timeout <s>]
+      once an administrator fixed the integration profile or the account's scopes: rebuilds the
+      held debits' bodies (a changed body gets a new key; the old one stays in its history) and
+      sends them
   list [--state ${debitStates.join('|')}]
   show <id>
   cancel <id>
@@ -203,7 +223,8 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
 
   const dataDir = dataDirOf(globals, io.env, context.dataDir);
   const logger = loggerFor(globals, io, 'kioskctl.outbox');
-  const connectSettings: ConnectSettings = { globals, env: io.env, logger };
+  const profile = context.profile ?? profileOf(globals, io.env);
+  const connectSettings: ConnectSettings = { globals, env: io.env, logger, profile };
   const connect = () => (context.connect ?? connectWithClient)(connectSettings);
 
   // Validate what needs no database before opening it.
@@ -287,15 +308,35 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         io.stdout(`${JSON.stringify(report)}\n`);
         return drainExitCode(report, untilEmpty);
       }
+      case 'resume': {
+        const timeoutMs =
+          values.timeout === undefined ? 60_000 : parseSeconds(values.timeout, '--timeout');
+        connection = await connect();
+        const outbox = makeOutbox(db, context, limits, connection.connectivity);
+        // Rebuilt first: committed whether or not this process gets to send them (the kiosk
+        // app, holding the lease, sends them once resumed there).
+        const { rebuilt, newKeys } = outbox.rebuildBodies();
+        const sender = new OutboxSender({
+          outbox,
+          gateway: connection.gateway,
+          logger,
+          ...context.sender,
+        });
+        const report = await sender.drain({ untilEmpty: false, timeoutMs });
+        io.stdout(`${JSON.stringify({ rebuilt, newKeys, drain: report })}\n`);
+        return drainExitCode(report, false);
+      }
       case 'list': {
         const state = values.state === undefined ? undefined : parseState(values.state);
         const outbox = makeOutbox(db, context, limits);
         const debits = outbox.list(state === undefined ? {} : { state });
-        io.stdout(`${JSON.stringify({ debits: debits.map(debitView) })}\n`);
+        const views = debits.map((debit) => debitView(debit, outbox.keyHistory(debit.id)));
+        io.stdout(`${JSON.stringify({ debits: views })}\n`);
         return outboxExitCodes.ok;
       }
       case 'show': {
-        io.stdout(`${JSON.stringify(debitView(makeOutbox(db, context, limits).get(id!)))}\n`);
+        const outbox = makeOutbox(db, context, limits);
+        io.stdout(`${JSON.stringify(debitView(outbox.get(id!), outbox.keyHistory(id!)))}\n`);
         return outboxExitCodes.ok;
       }
       case 'cancel': {
@@ -304,7 +345,9 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
       }
       case 'report': {
         const debits = makeOutbox(db, context, limits).acceptedOn(reportDate!);
-        io.stdout(`${JSON.stringify({ date: reportDate, debits: debits.map(debitView) })}\n`);
+        io.stdout(
+          `${JSON.stringify({ date: reportDate, debits: debits.map((debit) => debitView(debit)) })}\n`,
+        );
         return outboxExitCodes.ok;
       }
       default:
@@ -327,6 +370,7 @@ function makeOutbox(
     ...(context.clock ? { clock: context.clock } : {}),
     limits,
     ...(connectivity ? { connectivity } : {}),
+    ...(context.profile ? { profile: context.profile } : {}),
   });
 }
 
@@ -352,8 +396,11 @@ function drainExitCode(report: DrainReport, untilEmpty: boolean): number {
   }
 }
 
-/** The debit as printed: times in ISO 8601, the body as the exact text sent. */
-export function debitView(debit: OutboxDebit): Record<string, unknown> {
+/**
+ * The debit as printed: times in ISO 8601, the body as the exact text sent; with `keys`, every
+ * Idempotency-Key it was sent under (oldest first, the current one last) and its exact body.
+ */
+export function debitView(debit: OutboxDebit, keys?: readonly DebitKey[]): Record<string, unknown> {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: debit.id,
@@ -377,6 +424,17 @@ export function debitView(debit: OutboxDebit): Record<string, unknown> {
     resolvedBy: debit.resolvedBy,
     requestId: debit.requestId,
     requestBody: debit.requestBody,
+    heldReason: heldReasonOf(debit),
+    ...(keys === undefined
+      ? {}
+      : {
+          keys: keys.map((key) => ({
+            idempotencyKey: key.idempotencyKey,
+            requestBody: key.requestBody,
+            firstUsedAt: iso(key.firstUsedAt),
+            replacedAt: iso(key.replacedAt),
+          })),
+        }),
     staffResolution:
       debit.staffResolution === null
         ? null
@@ -397,7 +455,7 @@ async function connectWithClient(settings: ConnectSettings): Promise<ApiConnecti
     offlineAfter: 1,
   });
   return {
-    gateway: createApiGateway(client),
+    gateway: createApiGateway(client, () => settings.profile),
     check: () => client.connectivity.check(),
     connectivity: connectivityOf(client),
     close: () => client.close(),

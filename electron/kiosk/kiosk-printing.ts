@@ -9,6 +9,7 @@ import {
   type PrintingConfig,
   PrintQueue,
 } from '../printing/index.ts';
+import type { IntegrationProfile } from '../../shared/profile/index.ts';
 import type { Logger } from '../logging/index.ts';
 
 export type KioskPrintingOptions = PrintingConfig & {
@@ -36,8 +37,9 @@ export async function openKioskPrinting(
   api: DocumentApi,
   options: KioskPrintingOptions | undefined,
   logger: Logger,
+  profile?: () => IntegrationProfile,
 ): Promise<KioskPrinting> {
-  const documents = apiDocumentSource(api);
+  const documents = apiDocumentSource(api, profile);
   const spool = await DocumentSpool.create();
   let backend: PrintBackend | undefined;
   let problem = 'no print backend';

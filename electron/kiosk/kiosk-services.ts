@@ -1,4 +1,5 @@
 import { type KioskSettings, type KioskStatus, localeOfTag } from '../../shared/ipc/status.ts';
+import { type IntegrationProfile, defaultProfile } from '../../shared/profile/index.ts';
 import { type CommerceApiClient, createApiClient } from '../api/index.ts';
 import {
   CatalogQueries,
@@ -68,6 +69,8 @@ export interface KioskServicesOptions {
   readonly logger?: Logger;
   /** Health probe period of the connectivity monitor (default 15 s; 0 disables it). */
   readonly connectivityProbeMs?: number;
+  /** How the service shapes what the spec does not show (default: the sandbox's dialect). */
+  readonly profile?: IntegrationProfile;
   readonly catalog?: Pick<
     CatalogSyncOptions,
     'fullResyncIntervalMs' | 'changeFeedIntervalMs' | 'pageSize'
@@ -144,6 +147,9 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     // the debit is the client's only idempotent write, so the UI's reads keep their retries.
     retry: outboxClientRetry,
   });
+  // Read afresh by every reader of a 'not shown' record: an administrator may switch it.
+  const profile = options.profile ?? defaultProfile;
+  const currentProfile = () => profile;
   // The limits and the shop in force are the settings' (an administrator's, else the defaults).
   const outbox = new Outbox({
     db: database,
@@ -151,12 +157,18 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     limits: settings.current.offlineLimits,
     ...(settings.current.shopId === null ? {} : { shopId: settings.current.shopId }),
     onListenerError: (error) => logger.error('kiosk.outbox.listener_failed', { error }),
+    profile: currentProfile,
   });
-  const sender = new OutboxSender({ outbox, gateway: createApiGateway(client), logger });
+  const sender = new OutboxSender({
+    outbox,
+    gateway: createApiGateway(client, () => outbox.profile),
+    logger,
+  });
   const catalogSync = new CatalogSyncService({
     database,
     source: client,
     logger,
+    profile: currentProfile,
     ...options.catalog,
   });
   const catalogQueries = new CatalogQueries({
@@ -164,7 +176,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     source: client,
     online: onlineProbeOf(client),
   });
-  const printing = await openKioskPrinting(client, options.printing, logger);
+  const printing = await openKioskPrinting(client, options.printing, logger, currentProfile);
 
   const events = connectKioskEvents({
     client,
@@ -179,9 +191,16 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
   });
 
   const handlers: KioskHandlers = {
-    ...catalogHandlers({ catalogQueries, catalogSync, database, client, logger }),
-    ...customerHandlers({ client, outbox }),
-    ...salesHandlers({ client }),
+    ...catalogHandlers({
+      catalogQueries,
+      catalogSync,
+      database,
+      client,
+      logger,
+      profile: currentProfile,
+    }),
+    ...customerHandlers({ client, outbox, profile: currentProfile }),
+    ...salesHandlers({ client, profile: currentProfile }),
     ...giftCardHandlers({ client, outbox, sender }),
     ...printingHandlers({ printing, settings }),
     ...statusHandlers({
@@ -205,6 +224,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
       runningApiBaseUrl,
       sandboxAvailable,
       logger,
+      profile: currentProfile,
     }),
   };
 

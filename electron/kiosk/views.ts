@@ -2,6 +2,7 @@ import type { OutboxChanged } from '../../shared/ipc/events.ts';
 import type { DebitView, PrintJob, PrinterInfo, SenderStatus } from '../../shared/ipc/index.ts';
 import { safeMessage } from '../ipc/index.ts';
 import {
+  heldReasonOf,
   isUnresolved,
   type OutboxDebit,
   type OutboxEvent,
@@ -49,6 +50,7 @@ export function debitView(debit: OutboxDebit): DebitView {
     resolvedBy: debit.resolvedBy,
     acknowledged: debit.acknowledgedAt !== null,
     unresolved: isUnresolved(debit),
+    heldReason: heldReasonOf(debit),
     staffResolution:
       debit.staffResolution === null
         ? null

@@ -1,4 +1,9 @@
-import type { GiftCardDebit } from '../../shared/api/gift-cards.ts';
+import {
+  defaultProfile,
+  type IntegrationProfile,
+  type RecordViewOf,
+  resolveRecord,
+} from '../../shared/profile/index.ts';
 import type { CommerceApiClient, RetryPolicyOverrides } from '../api/index.ts';
 import type { ConnectivityStatus } from './events.ts';
 import type { DebitGateway } from './gateway.ts';
@@ -15,30 +20,73 @@ export const outboxClientRetry: RetryPolicyOverrides = {
   rules: { idempotentWrite: { maxAttempts: 1 } },
 };
 
-export function createApiGateway(client: CommerceApiClient): DebitGateway {
+/** What the client's gift-card calls take and give, as far as the gateway relies on it. */
+type DebitCall = (args: {
+  params: { giftCardId: string };
+  headers: { 'Idempotency-Key': string };
+  body: Record<string, unknown>;
+}) => Promise<unknown>;
+type CardCall = (args: {
+  params: { giftCardId: string };
+  query: Record<string, string>;
+}) => Promise<unknown>;
+
+/**
+ * The debit body, the receipt and the card's usages are not shown in the contract: the gateway
+ * reads and writes them through the integration profile in force at each call (`profile` is
+ * read afresh, so an administrator's switch applies to the next request).
+ */
+export function createApiGateway(
+  client: CommerceApiClient,
+  profile: () => IntegrationProfile = () => defaultProfile,
+): DebitGateway {
+  // The body and replies are the profile's business, not the client's types.
+  const debitGiftCard = client.debitGiftCard.bind(client) as unknown as DebitCall;
+  const getGiftCard = client.getGiftCard.bind(client) as unknown as CardCall;
   return {
-    debit: (giftCardId, idempotencyKey, requestBody) =>
-      // The stored text was produced by the same schema and JSON.stringify the client applies,
-      // so the client re-serialises it to exactly these bytes on every attempt.
-      client.debitGiftCard({
+    debit: async (giftCardId, idempotencyKey, requestBody) => {
+      // The stored text is what JSON.stringify made of the body, and the client serialises
+      // the parsed object the same way: these exact bytes go out on every attempt.
+      const reply = await debitGiftCard({
         params: { giftCardId },
         headers: { 'Idempotency-Key': idempotencyKey },
-        body: JSON.parse(requestBody) as GiftCardDebit,
-      }),
+        body: JSON.parse(requestBody) as Record<string, unknown>,
+      });
+      return resolveRecord(profile(), 'debitReceipt', reply) as RecordViewOf<'debitReceipt'>;
+    },
 
     findUsage: async (giftCardId, reference) => {
-      const card = await client.getGiftCard({
-        params: { giftCardId },
-        query: { include: 'usages' },
-      });
-      if (card.usages === undefined) {
+      const current = profile();
+      if (current.giftCardDebit.body.reference === null) {
         return {
           status: 'unavailable',
-          reason: 'the service left the usages out (the integration account needs sales:read)',
+          reason: 'the integration profile sends no reference, so no usage can be told ours',
         };
       }
-      const usage = card.usages.find((entry) => entry.reference === reference);
-      return usage ? { status: 'found', usage } : { status: 'absent' };
+      const usagesParameter = current.parameters.giftCardUsages;
+      const card = await getGiftCard({
+        params: { giftCardId },
+        query: usagesParameter === null ? {} : { [usagesParameter.name]: usagesParameter.value },
+      });
+      const usages = (resolveRecord(current, 'giftCard', card) as RecordViewOf<'giftCard'>).usages;
+      if (usages === null) {
+        return {
+          status: 'unavailable',
+          reason:
+            'the card came without usages where the integration profile looks for them (the account may need sales:read, or the profile records.giftCard.usages is wrong)',
+        };
+      }
+      const usage = usages.find((entry) => entry.reference === reference);
+      if (usage) return { status: 'found', usage };
+      // A usage whose reference the profile cannot read may be ours: never guess "absent".
+      if (usages.some((entry) => entry.reference === null)) {
+        return {
+          status: 'unavailable',
+          reason:
+            'some usages carry no reference where the integration profile looks (records.giftCardUsage.reference)',
+        };
+      }
+      return { status: 'absent' };
     },
 
     serviceClock: client.serviceClock,

@@ -6,8 +6,8 @@ import type { PauseReason } from './events.ts';
  * What a failed attempt means for its debit, from the client's typed error:
  *
  *   409                          → refused (terminal, the service's code kept)
- *   404                          → failed (terminal: no such card, nothing can be debited)
- *   400, 403                     → held: the request's shape (the integration profile) or the
+ *   404, other 4xx               → failed (terminal: no such card, nothing can be debited)
+ *   400, 422, 403                → held: the request's shape (the integration profile) or the
  *                                  account's scopes are wrong, not the customer's card; the debit
  *                                  stays pending and the sender pauses for an administrator
  *   CredentialsRejected          → the sender pauses until an administrator resumes it (a 401
@@ -43,9 +43,15 @@ export function classifyFailure(error: unknown): FailureVerdict {
       // A business answer (INSUFFICIENT_BALANCE, GIFT_CARD_INACTIVE, ...).
       return { action: 'settle', state: 'refused' };
     case 'InvalidRequest':
-      return { action: 'pause', reason: 'request-refused', note: heldNote(400, typed) };
+      // 400 and 422 (the service could not process the body) say the request's shape is wrong,
+      // as does the client refusing it before sending; any other 4xx (405, 410...) is no more
+      // an administrator's than the customer's to fix: failed, as before.
+      if (typed.local || typed.status === 400 || typed.status === 422) {
+        return { action: 'pause', reason: 'request-refused', note: heldNote('request', typed) };
+      }
+      return { action: 'settle', state: 'failed' };
     case 'Forbidden':
-      return { action: 'pause', reason: 'scope-missing', note: heldNote(403, typed) };
+      return { action: 'pause', reason: 'scope-missing', note: heldNote('scope', typed) };
     case 'NotFound':
       return { action: 'settle', state: 'failed' };
     case 'CredentialsRejected':
@@ -71,19 +77,21 @@ export function classifyFailure(error: unknown): FailureVerdict {
  * What staff and the technician read about a held debit: who must act and what the service said
  * (its message carries no personal data: the card id is not in it).
  */
-function heldNote(status: 400 | 403, error: AnyApiError): FailureNote {
+function heldNote(refused: 'request' | 'scope', error: AnyApiError): FailureNote {
+  const local = error.kind === 'InvalidRequest' && error.local;
+  const status = local ? 'refused before sending' : String(error.status ?? 'no status');
   const missing =
     'missingScopes' in error && Array.isArray(error.missingScopes) && error.missingScopes.length > 0
       ? ` (missing scopes: ${error.missingScopes.join(', ')})`
       : '';
-  return status === 400
+  return refused === 'request'
     ? {
         code: 'DEBIT_REQUEST_REFUSED',
-        message: `the service refused the debit request (400: ${error.message}); an administrator must fix the integration profile (the debit body) and resume the sender; the debit is kept and was not taken`,
+        message: `the service refused the debit request (${status}: ${error.message}); an administrator must fix the integration profile (the debit body) and resume the sender; the debit is kept and was not taken`,
       }
     : {
         code: 'DEBIT_SCOPE_MISSING',
-        message: `the integration account may not debit gift cards (403: ${error.message}${missing}); an administrator must grant the scope and resume the sender; the debit is kept and was not taken`,
+        message: `the integration account may not debit gift cards (${status}: ${error.message}${missing}); an administrator must grant the scope and resume the sender; the debit is kept and was not taken`,
       };
 }
 

@@ -1,3 +1,8 @@
+import {
+  type IntegrationProfile,
+  type RecordViewOf,
+  resolveRecord,
+} from '../../shared/profile/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
 
 /**
@@ -32,24 +37,40 @@ interface CardRow {
 const text = (value: unknown, max = 64): string | null =>
   typeof value === 'string' && value.length > 0 && value.length <= max ? value : null;
 
-/** The cacheable values of a card as the service returned it, or undefined without an id. */
-export function cardValuesOf(card: unknown): Omit<CachedCard, 'readAt'> | undefined {
-  if (typeof card !== 'object' || card === null) return undefined;
-  const value = card as Record<string, unknown>;
-  const giftCardId = text(value.id, 128);
+/**
+ * The cacheable values of a card as the service returned it, read through the integration
+ * profile; undefined without an id.
+ */
+export function cardValuesOf(
+  profile: IntegrationProfile,
+  card: unknown,
+): Omit<CachedCard, 'readAt'> | undefined {
+  return cardValuesOfView(resolveRecord(profile, 'giftCard', card) as RecordViewOf<'giftCard'>);
+}
+
+/** The cacheable values of a card already read through the profile (or of a credit's card). */
+export function cardValuesOfView(view: {
+  readonly id: string | null;
+  readonly maskedNumber?: string | null;
+  readonly status: string | null;
+  readonly balance: number | null;
+  readonly currency?: string | null;
+  readonly expiresOn: string | null;
+}): Omit<CachedCard, 'readAt'> | undefined {
+  const giftCardId = text(view.id, 128);
   if (giftCardId === null) return undefined;
   const balance =
-    typeof value.balance === 'number' && Number.isFinite(value.balance) && value.balance >= 0
-      ? value.balance
+    typeof view.balance === 'number' && Number.isFinite(view.balance) && view.balance >= 0
+      ? view.balance
       : null;
-  const currency = value.currency;
+  const currency = view.currency ?? null;
   return {
     giftCardId,
-    maskedNumber: text(value.maskedNumber),
-    status: text(value.status),
+    maskedNumber: text(view.maskedNumber),
+    status: text(view.status),
     // A balance in another currency is not one a EUR debit can be checked against.
-    balance: currency === undefined || currency === 'EUR' ? balance : null,
-    expiresOn: text(value.expiresOn, 32),
+    balance: currency === null || currency === 'EUR' ? balance : null,
+    expiresOn: text(view.expiresOn, 32),
   };
 }
 
@@ -61,8 +82,7 @@ export class CardCache {
   }
 
   /** Keeps what was just read of a card (its newer read replaces the older); false without an id. */
-  record(card: unknown, readAt: number): boolean {
-    const values = cardValuesOf(card);
+  record(values: Omit<CachedCard, 'readAt'> | undefined, readAt: number): boolean {
     if (!values) return false;
     this.#db.connection
       .prepare(

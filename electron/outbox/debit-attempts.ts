@@ -1,5 +1,5 @@
 // Over 400 lines: one attempt's whole life (send, record with retried commits, reconcile, expire, recover), each step guarding the same money invariant.
-import type { GiftCardDebitReceipt } from '../../shared/api/gift-cards.ts';
+import type { RecordViewOf } from '../../shared/profile/index.ts';
 import {
   type ClockInstant,
   monotonicNow,
@@ -183,6 +183,7 @@ export class DebitAttempts {
         head.attempts,
         clock.now(),
         this.#serviceClock.boundsAt(started),
+        head.idempotencyKey,
       );
     });
     if (marked === 'lease-lost') {
@@ -194,7 +195,7 @@ export class DebitAttempts {
     this.#emitTransition(marked, 'ATTEMPT');
     const attempt = { debit: marked.debit, started };
 
-    let receipt: GiftCardDebitReceipt;
+    let receipt: RecordViewOf<'debitReceipt'>;
     try {
       receipt = await this.#gateway.debit(
         attempt.debit.giftCardId,

@@ -28,11 +28,22 @@ export function isTerminal(state: DebitState): boolean {
 export interface OutboxDebit {
   /** Local id, increasing: FIFO order within a card. */
   readonly id: number;
-  /** UUID v4, sent as `Idempotency-Key` on every attempt; never changes. */
+  /**
+   * UUID v4, sent as `Idempotency-Key` on every attempt. It changes only with the body, when a
+   * debit held for a 400 or 403 is rebuilt with a fixed integration profile (the retired ones
+   * stay in `outbox_debit_keys`).
+   */
   readonly idempotencyKey: string;
   readonly giftCardId: string;
-  /** The exact JSON text sent on every attempt; never changes. */
+  /** The exact JSON text sent on every attempt under the current key. */
   readonly requestBody: string;
+  /** The shop the debit was accepted for (put in the body where the profile says); null: none. */
+  readonly shopId: string | null;
+  /**
+   * A retired key of this row may have reached the service: the card's usages are read before
+   * every send under a newer key, whose own retention window cannot vouch for the older one.
+   */
+  readonly olderKeyMayHaveReached: boolean;
   /** EUR, as in the body. */
   readonly amount: number;
   readonly amountCents: number;
@@ -80,6 +91,26 @@ export function isUnresolved(debit: OutboxDebit): boolean {
     debit.staffResolution === null &&
     debit.acknowledgedAt === null
   );
+}
+
+/** The codes of a debit held for an administrator: the service refused the request itself. */
+export const heldCodes: readonly string[] = ['DEBIT_REQUEST_REFUSED', 'DEBIT_SCOPE_MISSING'];
+
+/** Why a pending debit waits for an administrator (a 400 or 403 on it), or null. */
+export function heldReasonOf(debit: OutboxDebit): FailureNote | null {
+  if (debit.state !== 'pending' || debit.lastErrorCode === null) return null;
+  if (!heldCodes.includes(debit.lastErrorCode)) return null;
+  return { code: debit.lastErrorCode, message: debit.lastErrorMessage ?? '' };
+}
+
+/** One Idempotency-Key a debit was sent under, with the exact body it went with. */
+export interface DebitKey {
+  readonly idempotencyKey: string;
+  readonly requestBody: string;
+  /** When it became the row's key: the first attempt for the original one, else its rebuild. */
+  readonly firstUsedAt: number | null;
+  /** Null for the row's current key. */
+  readonly replacedAt: number | null;
 }
 
 /** A transition that happened: the row before and after, for the events. */

@@ -1,4 +1,4 @@
-import type { GiftCardDebitReceipt, GiftCardUsage } from '../../shared/api/gift-cards.ts';
+import type { RecordViewOf } from '../../shared/profile/index.ts';
 import type { ServiceClock } from '../api/index.ts';
 
 /**
@@ -12,13 +12,19 @@ import type { ServiceClock } from '../api/index.ts';
  * (marked `sending` in the database first), so retries belong to the sender.
  */
 export interface DebitGateway {
-  /** PUT /v1/gift-cards/{giftCardId} with `Idempotency-Key` and exactly `requestBody` (JSON text). */
+  /**
+   * PUT /v1/gift-cards/{giftCardId} with `Idempotency-Key` and exactly `requestBody` (JSON text);
+   * the service's receipt read through the integration profile.
+   */
   debit(
     giftCardId: string,
     idempotencyKey: string,
     requestBody: string,
-  ): Promise<GiftCardDebitReceipt>;
-  /** GET /v1/gift-cards/{giftCardId}?include=usages, looking for the usage with this reference. */
+  ): Promise<RecordViewOf<'debitReceipt'>>;
+  /**
+   * GET /v1/gift-cards/{giftCardId} (with the profile's usages parameter), looking through the
+   * profile for the usage with this reference.
+   */
   findUsage(giftCardId: string, reference: string): Promise<UsageLookup>;
   /** The service's time, from the `Date` of every reply the methods above (and others) got. */
   readonly serviceClock: ServiceClock;
@@ -27,7 +33,10 @@ export interface DebitGateway {
 }
 
 export type UsageLookup =
-  | { readonly status: 'found'; readonly usage: GiftCardUsage }
+  | { readonly status: 'found'; readonly usage: RecordViewOf<'giftCardUsage'> }
   | { readonly status: 'absent' }
-  /** The card was read but its usages were left out (the account lacks `sales:read`). */
+  /**
+   * The usages cannot tell: left out (the account lacks `sales:read`), not where the profile
+   * looks, or the profile sends no reference to find.
+   */
   | { readonly status: 'unavailable'; readonly reason: string };

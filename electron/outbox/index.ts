@@ -1,3 +1,4 @@
+import type { IntegrationProfile } from '../../shared/profile/index.ts';
 import type { Clock, CommerceApiClient } from '../api/index.ts';
 import type { Logger } from '../logging/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
@@ -23,13 +24,15 @@ export { debitsMigration } from './migrations/001-debits.ts';
 export { requestIdsMigration } from './migrations/004-request-ids.ts';
 export { serviceTimesMigration } from './migrations/005-service-times.ts';
 export { cardCacheMigration } from './migrations/006-card-cache.ts';
-export { type CachedCard, cardValuesOf } from './card-cache.ts';
+export { type CachedCard, cardValuesOf, cardValuesOfView } from './card-cache.ts';
+export { cachedGiftCardLookupOf, giftCardLookupOf } from './gift-card-lookup.ts';
 export {
   OfflineCardRefused,
   type OfflineCardRefusal,
-  statusAllowsDebit,
+  debitableByStatus,
 } from './offline-card-check.ts';
 export { resolutionsMigration } from './migrations/007-resolutions.ts';
+export { debitKeysMigration } from './migrations/008-debit-keys.ts';
 export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export { localDayBounds, localDateOf } from './day-bounds.ts';
 export {
@@ -48,7 +51,14 @@ export {
   type SenderOptions,
   type SenderStatus,
 } from './sender.ts';
-export { isTerminal, isUnresolved, type OutboxDebit, type StaffResolutionRecord } from './debit.ts';
+export {
+  type DebitKey,
+  heldReasonOf,
+  isTerminal,
+  isUnresolved,
+  type OutboxDebit,
+  type StaffResolutionRecord,
+} from './debit.ts';
 export {
   debitStates,
   type DebitPolicy,
@@ -66,6 +76,8 @@ export interface OutboxServiceOptions {
   readonly client: CommerceApiClient;
   readonly limits?: Partial<OfflineLimits>;
   readonly shopId?: string;
+  /** The integration profile, or a getter of the one in force (default: the sandbox's dialect). */
+  readonly profile?: IntegrationProfile | (() => IntegrationProfile);
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly sender?: Partial<Omit<SenderOptions, 'outbox' | 'gateway' | 'logger'>>;
@@ -90,10 +102,11 @@ export function startOutboxService(options: OutboxServiceOptions): OutboxService
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.shopId === undefined ? {} : { shopId: options.shopId }),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.profile ? { profile: options.profile } : {}),
   });
   const sender = new OutboxSender({
     outbox,
-    gateway: createApiGateway(options.client),
+    gateway: createApiGateway(options.client, () => outbox.profile),
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.sender,
   });

@@ -1,4 +1,4 @@
-import { debitableCardStatuses } from '../../shared/ipc/gift-cards.ts';
+import { type IntegrationProfile, statusIn } from '../../shared/profile/index.ts';
 import type { CachedCard } from './card-cache.ts';
 import { OutboxError } from './errors.ts';
 import type { UnknownCardPolicy } from './limits.ts';
@@ -54,9 +54,15 @@ export class OfflineCardRefused extends OutboxError {
   }
 }
 
-/** Whether a card with this status may be debited (an unknown status blocks nothing). */
-export function statusAllowsDebit(status: string | null): boolean {
-  return status === null || debitableCardStatuses.includes(status);
+/**
+ * Whether a card with this status may be debited, by the profile's `statuses.giftCardDebitable`:
+ * null when the status is unknown (it blocks nothing).
+ */
+export function debitableByStatus(
+  profile: IntegrationProfile,
+  status: string | null,
+): boolean | null {
+  return statusIn(profile.statuses.giftCardDebitable, status);
 }
 
 /**
@@ -64,6 +70,7 @@ export function statusAllowsDebit(status: string | null): boolean {
  * A card with no balance we understood is treated as one never read.
  */
 export function findOfflineCardRefusal(input: {
+  readonly profile: IntegrationProfile;
   readonly card: CachedCard | undefined;
   readonly amountCents: number;
   /** Debits on this card not confirmed by the service, EUR cents. */
@@ -71,7 +78,7 @@ export function findOfflineCardRefusal(input: {
   readonly unknownCard: UnknownCardPolicy;
 }): OfflineCardRefusal | undefined {
   const { card, amountCents, pendingCents, unknownCard } = input;
-  if (card && !statusAllowsDebit(card.status)) {
+  if (card && debitableByStatus(input.profile, card.status) === false) {
     return { rule: 'OUTBOX_CARD_NOT_DEBITABLE', status: card.status!, asOf: card.readAt };
   }
   if (card?.balance == null) {

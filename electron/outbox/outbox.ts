@@ -1,7 +1,8 @@
 // Over 400 lines: the one door through which a debit is accepted; limits, request ids and offline card checks run in one transaction and read best together.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { GiftCardDebit } from '../../shared/api/gift-cards.ts';
+import { DebitAmount, DebitReference } from '../../shared/api/gift-cards.ts';
+import { Id } from '../../shared/api/primitives.ts';
 import { RecordId } from '../../shared/ipc/common.ts';
 import { REQUEST_ID_REUSED } from '../../shared/ipc/errors.ts';
 import {
@@ -16,14 +17,19 @@ import {
   StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
 import { type Clock, systemClock } from '../api/index.ts';
+import {
+  debitBodyOf,
+  defaultProfile,
+  type IntegrationProfile,
+} from '../../shared/profile/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
 import { localDayBounds } from './day-bounds.ts';
 import { InvalidDebit, OutboxError } from './errors.ts';
 import { OutboxEvents, type ConnectivityStatus, type OutboxListener } from './events.ts';
 import { findBreach, OfflineLimitExceeded, resolveLimits, type OfflineLimits } from './limits.ts';
-import { CardCache, type CachedCard } from './card-cache.ts';
+import { CardCache, type CachedCard, cardValuesOf, cardValuesOfView } from './card-cache.ts';
 import { findOfflineCardRefusal, OfflineCardRefused } from './offline-card-check.ts';
-import { isTerminal, type OutboxDebit } from './debit.ts';
+import { type DebitKey, isTerminal, type OutboxDebit } from './debit.ts';
 import { OutboxStore } from './store.ts';
 import { Wakeup } from './wakeup.ts';
 
@@ -38,8 +44,13 @@ export interface OutboxOptions {
   readonly limits?: Partial<OfflineLimits>;
   /** The connectivity monitor's current verdict; `unknown` when there is no monitor (kioskctl). */
   readonly connectivity?: () => ConnectivityStatus;
-  /** The kiosk's shop, sent in every debit body when set. */
+  /** The kiosk's shop, sent in every debit body when set (and the profile takes one). */
   readonly shopId?: string;
+  /**
+   * How the service's 'not shown' shapes are read and written (the debit body, the card's
+   * values): a profile, or a getter read afresh at each use. Default: the sandbox's dialect.
+   */
+  readonly profile?: IntegrationProfile | (() => IntegrationProfile);
   /** UUID v4 source for idempotency keys; injectable so tests can be deterministic. */
   readonly newKey?: () => string;
   /** How often `waitForOutcome` re-reads the row, for a sender running in another process. */
@@ -107,6 +118,12 @@ function requestIdOf(requestId: string | undefined): string {
   return checkField(DebitRequestId, requestId, 'requestId').toLowerCase();
 }
 
+function profileGetter(
+  profile: IntegrationProfile | (() => IntegrationProfile),
+): () => IntegrationProfile {
+  return typeof profile === 'function' ? profile : () => profile;
+}
+
 /**
  * A reconciliation looks the debit up in the card's usages by reference, so the reference must be
  * ours alone: another row, another kiosk, or a till at the same shop may reuse the caller's
@@ -126,6 +143,7 @@ export class Outbox {
   #limits: OfflineLimits;
   readonly #connectivity: () => ConnectivityStatus;
   #shopId: string | undefined;
+  #profile: () => IntegrationProfile;
   readonly #newKey: () => string;
   readonly #pollIntervalMs: number;
 
@@ -137,6 +155,7 @@ export class Outbox {
     this.#limits = resolveLimits(options.limits);
     this.#connectivity = options.connectivity ?? (() => 'unknown');
     this.#shopId = options.shopId;
+    this.#profile = profileGetter(options.profile ?? defaultProfile);
     this.#newKey = options.newKey ?? randomUUID;
     this.#pollIntervalMs = options.pollIntervalMs ?? 200;
   }
@@ -155,6 +174,20 @@ export class Outbox {
     const given = Object.entries(changes).filter(([, value]) => value !== undefined);
     this.#limits = resolveLimits({ ...this.#limits, ...Object.fromEntries(given) });
     return this.#limits;
+  }
+
+  /** The integration profile in force: the next debit body and card read go through it. */
+  get profile(): IntegrationProfile {
+    return this.#profile();
+  }
+
+  /**
+   * Switches the integration profile (an administrator fixed it): debits accepted from now on
+   * are written with it, and held ones are rebuilt with it when the sender resumes
+   * (`rebuildBodies`).
+   */
+  useProfile(profile: IntegrationProfile | (() => IntegrationProfile)): void {
+    this.#profile = profileGetter(profile);
   }
 
   /** The kiosk's shop for debits accepted from now on (an administrator changed it). */
@@ -197,37 +230,32 @@ export class Outbox {
 
     const requestId = requestIdOf(input.requestId);
 
-    const idempotencyKey = this.#newKey();
-    if (!uuidV4.test(idempotencyKey)) {
-      throw new Error(`the key source returned ${idempotencyKey}, not a lower-case UUID v4`);
-    }
-    const bodyFor = (key: string) => {
-      const parsed = GiftCardDebit.safeParse({
-        amount: toCents(input.amount),
+    const idempotencyKey = this.#mintKey();
+    const amount = checkField(DebitAmount, toCents(input.amount), 'amount');
+    const shopId = this.#shopId === undefined ? null : checkField(Id, this.#shopId, 'shopId');
+    const amountCents = Math.round(amount * 100);
+    const callerReference = reference ?? 'kiosk';
+    const ownReference = checkField(
+      DebitReference,
+      referenceFor(idempotencyKey, reference),
+      'reference',
+    );
+    // The exact bytes sent on every attempt, in the shape the integration profile gives.
+    const requestBody = JSON.stringify(
+      debitBodyOf(this.profile, {
+        amount,
         currency: 'EUR',
-        reference: referenceFor(key, reference),
-        ...(this.#shopId === undefined ? {} : { shopId: this.#shopId }),
-      });
-      if (!parsed.success) {
-        throw new InvalidDebit(
-          parsed.error.issues.map((issue) => ({
-            path: issue.path.join('.'),
-            message: issue.message,
-          })),
-        );
-      }
-      return parsed.data;
-    };
-    const body = bodyFor(idempotencyKey);
-    const amountCents = Math.round(body.amount * 100);
-    // The row of an earlier enqueue of this request, if it is this same debit.
+        reference: ownReference,
+        shopId,
+      }),
+    );
+    // The row of an earlier enqueue of this request, if it is this same debit (its reference
+    // carries its own key's suffix: only the caller's part is compared).
     const sameDebit = (existing: OutboxDebit): OutboxDebit => {
-      const asked = bodyFor(existing.idempotencyKey);
-      const stored = JSON.parse(existing.requestBody) as Partial<typeof asked>;
       if (
         existing.giftCardId !== giftCardId ||
         existing.amountCents !== amountCents ||
-        stored.reference !== asked.reference
+        existing.reference.slice(0, -REFERENCE_SUFFIX_LENGTH) !== callerReference
       ) {
         throw new OutboxError(
           REQUEST_ID_REUSED,
@@ -261,6 +289,7 @@ export class Outbox {
         // Stored offline, it would be refused only after the customer left: checked here first.
         const card = this.cards.get(giftCardId);
         const refusal = findOfflineCardRefusal({
+          profile: this.profile,
           card,
           amountCents,
           pendingCents: card ? this.cards.unreflectedCents(giftCardId, card.readAt) : 0,
@@ -271,9 +300,10 @@ export class Outbox {
       const inserted = this.store.insert({
         idempotencyKey,
         giftCardId,
-        requestBody: JSON.stringify(body),
+        requestBody,
+        shopId,
         amountCents,
-        reference: body.reference ?? referenceFor(idempotencyKey, reference),
+        reference: ownReference,
         policy,
         acceptedOffline: !online,
         createdAt: this.clock.now(),
@@ -292,9 +322,82 @@ export class Outbox {
     };
   }
 
-  /** Keeps what was just read of a card (no personal data is stored); false if it has no id. */
+  /**
+   * Keeps what was just read of a card, as the service returned it, read through the profile
+   * (no personal data is stored); false if it has no id.
+   */
   recordCard(card: unknown): boolean {
-    return this.cards.record(card, this.clock.now());
+    return this.cards.record(cardValuesOf(this.profile, card), this.clock.now());
+  }
+
+  /** Keeps a card's values already read through the profile (a customer's credit, say). */
+  recordCardValues(values: Parameters<typeof cardValuesOfView>[0]): boolean {
+    return this.cards.record(cardValuesOfView(values), this.clock.now());
+  }
+
+  /**
+   * Rebuilds the body of every pending debit with the profile now in force, so that debits held
+   * for a wrong body (400) go out right once an administrator fixed the profile and resumed.
+   * Same bytes: nothing changes. A body that changes under a key already sent gets a new key
+   * (the old key with another body is a 409), the old one kept in the row's key history; the
+   * reference stays, so the card's usages find the debit whichever key applied it, and if the
+   * old key may have reached the service the usages are read before any send under the new one.
+   */
+  rebuildBodies(): { readonly rebuilt: number; readonly newKeys: number } {
+    let rebuilt = 0;
+    let newKeys = 0;
+    const profile = this.profile;
+    for (const debit of this.store.list({ state: 'pending' })) {
+      const requestBody = JSON.stringify(
+        debitBodyOf(profile, {
+          amount: debit.amountCents / 100,
+          currency: 'EUR',
+          reference: debit.reference,
+          shopId: debit.shopId,
+        }),
+      );
+      if (requestBody === debit.requestBody) continue;
+      const changed = this.db.transaction(() => {
+        const current = this.store.get(debit.id);
+        if (current?.state !== 'pending' || current.idempotencyKey !== debit.idempotencyKey) {
+          return undefined;
+        }
+        const newKey = this.#keySent(current) ? this.#mintKey() : null;
+        const done = this.store.rebuildBody(
+          current.id,
+          current,
+          requestBody,
+          newKey,
+          this.clock.now(),
+        );
+        return done ? { newKey } : undefined;
+      });
+      if (!changed) continue;
+      rebuilt += 1;
+      if (changed.newKey !== null) newKeys += 1;
+    }
+    return { rebuilt, newKeys };
+  }
+
+  /** Every key this debit was sent under, oldest first, its current one last. */
+  keyHistory(id: number): DebitKey[] {
+    return this.store.keyHistory(id);
+  }
+
+  /** Whether this row's current key went out (a key minted at a rebuild and not yet sent did not). */
+  #keySent(debit: OutboxDebit): boolean {
+    if (debit.attempts === 0) return false;
+    const retiredAt = this.store.keyHistory(debit.id).at(-2)?.replacedAt ?? undefined;
+    // Same millisecond: counted as sent, a fresh key is always safe.
+    return retiredAt === undefined || (debit.lastAttemptAt ?? -Infinity) >= retiredAt;
+  }
+
+  #mintKey(): string {
+    const key = this.#newKey();
+    if (!uuidV4.test(key)) {
+      throw new Error(`the key source returned ${key}, not a lower-case UUID v4`);
+    }
+    return key;
   }
 
   /** What the kiosk last read of this card, if it ever did. */

@@ -1,5 +1,5 @@
 import { isCommerceApiError, type ServiceTimeBounds } from '../api/index.ts';
-import type { GiftCardUsage } from '../../shared/api/gift-cards.ts';
+import type { RecordViewOf } from '../../shared/profile/index.ts';
 import type { DebitGateway } from './gateway.ts';
 import type { OutboxDebit } from './debit.ts';
 import type { DebitServiceTimes } from './service-times.ts';
@@ -40,6 +40,8 @@ export function needsReconciliation(
   settings: ReconcileSettings,
 ): boolean {
   if (debit.mayHaveReachedAt === null) return false;
+  // A retired key may have applied it: the current key's window says nothing about that one.
+  if (debit.olderKeyMayHaveReached) return true;
   if (times.reachedAt === null || serviceNow === undefined) return true;
   const window = Math.max(0, settings.keyRetentionMs - settings.marginMs);
   return serviceNow.latest - times.reachedAt >= window;
@@ -47,7 +49,7 @@ export function needsReconciliation(
 
 export type Reconciliation =
   /** The service applied it: the usage with our reference. */
-  | { readonly result: 'found'; readonly usage: GiftCardUsage }
+  | { readonly result: 'found'; readonly usage: RecordViewOf<'giftCardUsage'> }
   /** The card's usages do not hold it: it was never applied. */
   | { readonly result: 'absent' }
   /** No verdict (card unreadable, usages withheld, network): try again later, do not resend. */

@@ -211,9 +211,20 @@ export class OutboxSender {
     this.#wakeup.wake();
   }
 
-  /** An administrator fixed the credentials: send again. */
+  /**
+   * An administrator fixed the credentials, the account's scopes or the integration profile:
+   * pending bodies are rebuilt with the profile now in force (a changed body under a new key,
+   * `Outbox.rebuildBodies`), then sending starts again.
+   */
   resume(): void {
     if (!this.#paused) return;
+    try {
+      const { rebuilt, newKeys } = this.#outbox.rebuildBodies();
+      if (rebuilt > 0) this.#logger.info('outbox.sender.bodies_rebuilt', { rebuilt, newKeys });
+    } catch (error) {
+      // Not rebuilt, not sent wrong: the next refusal holds them again.
+      this.#logger.error('outbox.sender.rebuild_failed', { error });
+    }
     this.#paused = null;
     this.#outbox.events.emit({ type: 'sender-resumed' });
     this.#wakeup.wake();

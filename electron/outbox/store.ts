@@ -1,16 +1,16 @@
 // Over 400 lines: every SQL statement over the outbox's tables in one place, so the rows' invariants are read together.
 import type { StatementSync } from 'node:sqlite';
-import type { GiftCardUsage } from '../../shared/api/gift-cards.ts';
-import type {
-  CollectionMethod,
-  DebitPolicy,
+import {
+  type CollectionMethod,
+  type DebitPolicy,
   DebitReply,
-  DebitResolvedBy,
-  DebitState,
-  StaffResolutionInput,
+  type DebitResolvedBy,
+  type DebitState,
+  type StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
+import { defaultProfile, resolveRecord, type RecordViewOf } from '../../shared/profile/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
-import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
+import type { DebitKey, FailureNote, OutboxDebit, Transition } from './debit.ts';
 import type { DebitServiceTimes } from './service-times.ts';
 
 /**
@@ -47,6 +47,37 @@ interface DebitRow {
   staff_resolution: StaffResolutionInput['kind'] | null;
   staff_resolution_method: CollectionMethod | null;
   staff_resolved_at: number | null;
+  shop_id: string | null;
+  older_key_reached: number;
+}
+
+/**
+ * A stored reply as the screens read it. Rows settled before the integration profile kept the
+ * service's receipt or usage as it came, in the sandbox's default shapes: read through the
+ * default profile.
+ */
+function replyOf(text: string): DebitReply {
+  const stored = JSON.parse(text) as unknown;
+  const parsed = DebitReply.safeParse(stored);
+  if (parsed.success) return parsed.data;
+  const legacy = stored as { kind?: unknown; receipt?: unknown; usage?: unknown };
+  return legacy.kind === 'usage'
+    ? {
+        kind: 'usage',
+        usage: resolveRecord(
+          defaultProfile,
+          'giftCardUsage',
+          legacy.usage,
+        ) as RecordViewOf<'giftCardUsage'>,
+      }
+    : {
+        kind: 'receipt',
+        receipt: resolveRecord(
+          defaultProfile,
+          'debitReceipt',
+          legacy.receipt,
+        ) as RecordViewOf<'debitReceipt'>,
+      };
 }
 
 function toDebit(row: DebitRow): OutboxDebit {
@@ -55,6 +86,8 @@ function toDebit(row: DebitRow): OutboxDebit {
     idempotencyKey: row.idempotency_key,
     giftCardId: row.gift_card_id,
     requestBody: row.request_body,
+    shopId: row.shop_id,
+    olderKeyMayHaveReached: row.older_key_reached === 1,
     amount: row.amount_cents / 100,
     amountCents: row.amount_cents,
     reference: row.reference,
@@ -70,7 +103,7 @@ function toDebit(row: DebitRow): OutboxDebit {
     nextAttemptAt: row.next_attempt_at,
     lastErrorCode: row.last_error_code,
     lastErrorMessage: row.last_error_message,
-    reply: row.reply === null ? null : (JSON.parse(row.reply) as DebitReply),
+    reply: row.reply === null ? null : replyOf(row.reply),
     newBalance: row.new_balance,
     resolvedAt: row.resolved_at,
     resolvedBy: row.resolved_by,
@@ -91,6 +124,8 @@ export interface NewDebit {
   readonly idempotencyKey: string;
   readonly giftCardId: string;
   readonly requestBody: string;
+  /** The shop put in the body, kept apart so a rebuilt body carries the same one. */
+  readonly shopId?: string | null;
   readonly amountCents: number;
   readonly reference: string;
   readonly policy: DebitPolicy;
@@ -137,8 +172,9 @@ export class OutboxStore {
   insert(debit: NewDebit): OutboxDebit | undefined {
     const row = this.#sql(
       `INSERT INTO outbox_debits (idempotency_key, gift_card_id, request_body, amount_cents, reference,
-         policy, accepted_offline, state, attempts, created_at, updated_at, next_attempt_at, request_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)
+         policy, accepted_offline, state, attempts, created_at, updated_at, next_attempt_at, request_id,
+         shop_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?, ?)
        ON CONFLICT (request_id) WHERE request_id IS NOT NULL DO NOTHING RETURNING *`,
     ).get(
       debit.idempotencyKey,
@@ -152,6 +188,7 @@ export class OutboxStore {
       debit.createdAt,
       debit.createdAt,
       debit.requestId ?? null,
+      debit.shopId ?? null,
     ) as DebitRow | undefined;
     return row ? toDebit(row) : undefined;
   }
@@ -343,10 +380,14 @@ export class OutboxStore {
     expectedAttempts: number,
     now: number,
     serviceBounds?: { readonly earliest: number; readonly latest: number },
+    expectedKey?: string,
   ): Transition | undefined {
     const before = this.get(id);
     if (!before || before.state !== 'pending' || before.attempts !== expectedAttempts)
       return undefined;
+    // Rebuilt meanwhile (another process resumed held debits): the decision to send, taken on
+    // the old key, may have skipped the usages the new one needs read first.
+    if (expectedKey !== undefined && before.idempotencyKey !== expectedKey) return undefined;
     const row = this.#sql(
       `UPDATE outbox_debits SET state = 'sending', attempts = attempts + 1,
          first_attempt_at = coalesce(first_attempt_at, ?), last_attempt_at = ?, updated_at = ?,
@@ -445,8 +486,91 @@ export class OutboxStore {
     return row ? toDebit(row) : undefined;
   }
 
+  /**
+   * A pending row's body rebuilt with the integration profile now in force. `newKey` when the
+   * current key was sent (that key with another body is a 409): it is retired to the row's key
+   * history with its exact body, and when a request under it may have reached the service every
+   * later send reads the card's usages first. Without `newKey` the current key was never sent
+   * and only the body changes. False when the row is no longer pending or changed meanwhile.
+   */
+  rebuildBody(
+    id: number,
+    expected: { readonly idempotencyKey: string; readonly attempts: number },
+    requestBody: string,
+    newKey: string | null,
+    now: number,
+  ): boolean {
+    const before = this.get(id);
+    if (
+      !before ||
+      before.state !== 'pending' ||
+      before.idempotencyKey !== expected.idempotencyKey ||
+      before.attempts !== expected.attempts
+    )
+      return false;
+    const previous = this.keyHistory(id).at(-2);
+    const changed = this.#sql(
+      `UPDATE outbox_debits SET request_body = ?, idempotency_key = coalesce(?, idempotency_key),
+         older_key_reached = CASE WHEN ? IS NOT NULL AND may_have_reached_at IS NOT NULL THEN 1
+                                  ELSE older_key_reached END,
+         updated_at = ?
+       WHERE id = ? AND state = 'pending' AND idempotency_key = ? AND attempts = ?`,
+    ).run(requestBody, newKey, newKey, now, id, expected.idempotencyKey, expected.attempts);
+    if (Number(changed.changes) !== 1) return false;
+    if (newKey !== null) {
+      this.#sql(
+        `INSERT INTO outbox_debit_keys
+           (debit_id, idempotency_key, request_body, first_used_at, replaced_at, may_have_reached)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      ).run(
+        id,
+        before.idempotencyKey,
+        before.requestBody,
+        previous?.replacedAt ?? before.firstAttemptAt,
+        now,
+        before.mayHaveReachedAt === null ? 0 : 1,
+      );
+    }
+    return true;
+  }
+
+  /**
+   * Every key this row was sent under, oldest first, its current key last (`replacedAt` null).
+   */
+  keyHistory(id: number): DebitKey[] {
+    const retired = this.#sql(
+      `SELECT idempotency_key, request_body, first_used_at, replaced_at FROM outbox_debit_keys
+       WHERE debit_id = ? ORDER BY replaced_at, rowid`,
+    ).all(id) as unknown as {
+      idempotency_key: string;
+      request_body: string;
+      first_used_at: number | null;
+      replaced_at: number;
+    }[];
+    const keys: DebitKey[] = retired.map((row) => ({
+      idempotencyKey: row.idempotency_key,
+      requestBody: row.request_body,
+      firstUsedAt: row.first_used_at,
+      replacedAt: row.replaced_at,
+    }));
+    const current = this.get(id);
+    if (current) {
+      keys.push({
+        idempotencyKey: current.idempotencyKey,
+        requestBody: current.requestBody,
+        firstUsedAt: keys.at(-1)?.replacedAt ?? current.firstAttemptAt,
+        replacedAt: null,
+      });
+    }
+    return keys;
+  }
+
   /** A reconciliation found the debit in the card's usages: applied, without a new attempt. */
-  markReconciled(id: number, usage: GiftCardUsage, now: number): Transition | undefined {
+  markReconciled(
+    id: number,
+    usage: RecordViewOf<'giftCardUsage'>,
+    now: number,
+  ): Transition | undefined {
     const row = this.#sql(
       `UPDATE outbox_debits SET state = 'applied', reply = ?, new_balance = NULL, resolved_at = ?,
          resolved_by = 'reconciliation', updated_at = ?, last_error_code = NULL, last_error_message = NULL

@@ -1,3 +1,4 @@
+import { type IntegrationProfile, defaultProfile, viewOf } from '../../shared/profile/index.ts';
 import { type CommerceApiClient, ContractViolation } from '../api/index.ts';
 import type { DocumentSource } from './document-source.ts';
 import { DocumentRejected } from './document.ts';
@@ -20,7 +21,10 @@ const DOCUMENT_NUMBER = /^[A-Za-z]{1,8}(?:[-_/][A-Za-z0-9]{1,16}){1,4}$/;
  * shape of a document number. Names of files are otherwise ignored: a server could put a
  * customer's name there, and the queue must not keep one.
  */
-export function apiDocumentSource(api: DocumentApi): DocumentSource {
+export function apiDocumentSource(
+  api: DocumentApi,
+  profile: () => IntegrationProfile = () => defaultProfile,
+): DocumentSource {
   return {
     async invoice(saleId, signal) {
       const options = signal === undefined ? undefined : { signal };
@@ -32,7 +36,12 @@ export function apiDocumentSource(api: DocumentApi): DocumentSource {
       return {
         bytes: document.bytes,
         contentType: document.contentType,
-        number: documentNumber(metadata?.number),
+        // Invoice metadata is 'not shown': its number is wherever the profile says.
+        number: documentNumber(
+          metadata === undefined
+            ? undefined
+            : (viewOf(profile(), 'invoice', metadata).number ?? undefined),
+        ),
       };
     },
     async savSlip(savId, signal) {

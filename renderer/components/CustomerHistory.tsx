@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import type {
-  Credit,
-  CustomerHistory as History,
-  HistoryEntry,
-} from '../../shared/api/customers.ts';
+  CreditEntry,
+  CustomerHistoryView as History,
+  HistoryEntryView as HistoryEntry,
+} from '../../shared/ipc/records.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import type { SaleView, SavLogView } from '../stores/customer-store.ts';
@@ -12,6 +12,9 @@ import { ErrorNotice } from './ErrorNotice.tsx';
 import { recordStatus } from './record-status.ts';
 import { SaleDetail } from './SaleDetail.tsx';
 import { SavLog } from './SavLog.tsx';
+
+/** A history entry that can be opened: the service gave its identifier. */
+type Identified = HistoryEntry & { readonly id: string };
 
 /**
  * Sales, after-sales cases and credits. A family the account may not read is absent from the
@@ -35,7 +38,7 @@ export function CustomerHistory({
 }: {
   readonly history: History | null;
   readonly historyError: IpcError | null;
-  readonly credits: readonly Credit[] | null;
+  readonly credits: readonly CreditEntry[] | null;
   readonly creditsError: IpcError | null;
   readonly savLog: SavLogView | null;
   readonly sale: SaleView | null;
@@ -48,37 +51,42 @@ export function CustomerHistory({
   readonly onUseCard?: (giftCardId: string) => void;
 }) {
   const { t, fmt } = useI18n();
+  const notProvided = t('record.notProvided');
+  const numberOf = (entry: HistoryEntry) => entry.number ?? entry.id ?? notProvided;
 
   const entryText = (entry: HistoryEntry) =>
     [
-      t('history.number', { number: entry.number }),
-      fmt.dateTime(entry.date),
-      recordStatus(entry.status, t),
-      entry.totalInclTax === null ? null : fmt.money(entry.totalInclTax),
+      t('history.number', { number: numberOf(entry) }),
+      entry.date === null ? null : fmt.dateTime(entry.date),
+      entry.status === null ? null : recordStatus(entry.status, t),
+      entry.total === null ? null : fmt.money(entry.total),
     ]
       .filter(Boolean)
       .join(' · ');
 
   const family = (
     title: string,
-    entries: readonly HistoryEntry[] | undefined,
-    actions: (entry: HistoryEntry) => ReactNode,
-    below: (entry: HistoryEntry) => ReactNode,
+    entries: readonly HistoryEntry[] | null,
+    actions: (entry: Identified) => ReactNode,
+    below: (entry: Identified) => ReactNode,
     testId: string,
   ) => (
     <section className="history-family" aria-label={title} data-testid={testId}>
       <h3>{title}</h3>
-      {entries === undefined ? (
+      {entries === null ? (
         <p>{t('history.notAllowed')}</p>
       ) : entries.length === 0 ? (
         <p>{t('history.empty')}</p>
       ) : (
         <ul className="history-list">
-          {entries.map((entry) => (
-            <li key={entry.uuid} className="history-entry">
+          {entries.map((entry, index) => (
+            <li key={entry.id ?? index} className="history-entry">
               <span>{entryText(entry)}</span>
-              <span className="history-actions">{actions(entry)}</span>
-              {below(entry)}
+              {/* Without its identifier an entry cannot be opened or printed. */}
+              {entry.id !== null && (
+                <span className="history-actions">{actions({ ...entry, id: entry.id })}</span>
+              )}
+              {entry.id !== null && below({ ...entry, id: entry.id })}
             </li>
           ))}
         </ul>
@@ -97,16 +105,16 @@ export function CustomerHistory({
             <button
               type="button"
               className="button"
-              aria-expanded={sale?.saleId === entry.uuid}
-              aria-label={t('history.saleDetailsOf', { number: entry.number })}
-              onClick={() => (sale?.saleId === entry.uuid ? onCloseSale() : onOpenSale(entry.uuid))}
+              aria-expanded={sale?.saleId === entry.id}
+              aria-label={t('history.saleDetailsOf', { number: numberOf(entry) })}
+              onClick={() => (sale?.saleId === entry.id ? onCloseSale() : onOpenSale(entry.id))}
             >
               {t('history.saleDetails')}
             </button>
           ),
           (entry) =>
-            sale?.saleId === entry.uuid && (
-              <SaleDetail view={sale} number={entry.number} onPrint={onPrint} />
+            sale?.saleId === entry.id && (
+              <SaleDetail view={sale} number={numberOf(entry)} onPrint={onPrint} />
             ),
           'history-sales',
         )}
@@ -119,25 +127,25 @@ export function CustomerHistory({
               <button
                 type="button"
                 className="button"
-                aria-expanded={savLog?.savId === sav.uuid}
-                aria-label={t('history.readLogOf', { number: sav.number })}
-                onClick={() => (savLog?.savId === sav.uuid ? onCloseLog() : onReadLog(sav.uuid))}
+                aria-expanded={savLog?.savId === sav.id}
+                aria-label={t('history.readLogOf', { number: numberOf(sav) })}
+                onClick={() => (savLog?.savId === sav.id ? onCloseLog() : onReadLog(sav.id))}
               >
                 {t('history.readLog')}
               </button>
               <button
                 type="button"
                 className="button"
-                aria-label={t('history.printSlipOf', { number: sav.number })}
+                aria-label={t('history.printSlipOf', { number: numberOf(sav) })}
                 onClick={() =>
-                  onPrint({ kind: 'sav-slip', reference: sav.uuid, number: sav.number })
+                  onPrint({ kind: 'sav-slip', reference: sav.id, number: numberOf(sav) })
                 }
               >
                 {t('history.printSlip')}
               </button>
             </>
           ),
-          (entry) => savLog?.savId === entry.uuid && <SavLog log={savLog} number={entry.number} />,
+          (entry) => savLog?.savId === entry.id && <SavLog log={savLog} number={numberOf(entry)} />,
           'history-sav',
         )}
       <section
@@ -150,28 +158,34 @@ export function CustomerHistory({
         {credits?.length === 0 && <p>{t('history.empty')}</p>}
         {credits && credits.length > 0 && (
           <ul className="history-list">
-            {credits.map((credit) => (
-              <li key={credit.id} className="history-entry">
+            {credits.map((credit, index) => (
+              <li key={credit.id ?? index} className="history-entry">
                 <span>
                   {[
                     credit.label,
-                    t(credit.type === 'gift_card' ? 'credit.giftCard' : 'credit.creditNote'),
+                    credit.isGiftCard === null
+                      ? credit.type
+                      : t(credit.isGiftCard ? 'credit.giftCard' : 'credit.creditNote'),
                     t('credit.remaining', {
-                      remaining: fmt.money(credit.remainingAmount),
-                      initial: fmt.money(credit.initialAmount),
+                      remaining:
+                        credit.remainingAmount === null
+                          ? notProvided
+                          : fmt.money(credit.remainingAmount),
                     }),
-                    recordStatus(credit.status, t),
+                    credit.status === null ? null : recordStatus(credit.status, t),
                     credit.expiresOn && t('credit.expires', { date: fmt.date(credit.expiresOn) }),
                   ]
                     .filter(Boolean)
                     .join(' · ')}
                 </span>
                 {/* Only a gift card the service names can be opened; a credit note has no card. */}
-                {onUseCard && credit.type === 'gift_card' && credit.giftCardId && (
+                {onUseCard && credit.isGiftCard === true && credit.giftCardId && (
                   <button
                     type="button"
                     className="button"
-                    aria-label={t('credit.useCardLabel', { label: credit.label })}
+                    aria-label={t('credit.useCardLabel', {
+                      label: credit.label ?? t('credit.giftCard'),
+                    })}
                     onClick={() => onUseCard(credit.giftCardId ?? '')}
                   >
                     {t('credit.useCard')}

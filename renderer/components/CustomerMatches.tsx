@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { Customer } from '../../shared/api/customers.ts';
+import type { CustomerEntry } from '../../shared/ipc/records.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import {
   secondCriteria,
@@ -22,7 +22,7 @@ export function CustomerMatches({
   busy,
   onConfirm,
 }: {
-  readonly matches: readonly Customer[];
+  readonly matches: readonly CustomerEntry[];
   readonly more: boolean;
   readonly criteria: CustomerCriteria;
   readonly busy: boolean;
@@ -52,11 +52,11 @@ export function CustomerMatches({
       </p>
       <ul className="match-list" aria-label={t('customers.matchList')}>
         {matches.map((customer) => (
-          <li key={customer.uuid} className="match" data-testid="customer-match">
+          <li key={customer.id} className="match" data-testid="customer-match">
             <span className="match-name">{customerName(customer, t)}</span>
-            {customer.contact && (
+            {(customer.postalCode ?? customer.city) !== null && (
               <span className="match-contact">
-                {[customer.contact.postalCode, customer.contact.city].filter(Boolean).join(' ')}
+                {[customer.postalCode, customer.city].filter(Boolean).join(' ')}
               </span>
             )}
           </li>

@@ -1,10 +1,13 @@
-import { debitableCardStatuses, type GiftCardLookup } from '../../shared/ipc/gift-cards.ts';
+import type { GiftCardLookup } from '../../shared/ipc/gift-cards.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { recordStatus } from './record-status.ts';
 
-/** Whether staff may debit this card; a status the kiosk does not know blocks nothing. */
+/**
+ * Whether staff may debit this card, by the integration profile's statuses (main decided it); a
+ * status the kiosk does not know blocks nothing.
+ */
 export function cardAllowsDebit(card: GiftCardLookup): boolean {
-  return card.status === null || debitableCardStatuses.includes(card.status);
+  return card.debitable !== false;
 }
 
 /**
@@ -20,7 +23,7 @@ export function GiftCardSummary({
   readonly waitingAmount?: number;
 }) {
   const { t, fmt } = useI18n();
-  const cached = 'source' in card ? card : null;
+  const cached = card.source === 'cache' ? card : null;
   const unknown = t('giftCard.unknownValue');
   return (
     <section className="gift-card" aria-labelledby="gift-card-number" data-testid="gift-card">

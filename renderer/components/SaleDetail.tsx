@@ -2,6 +2,7 @@ import { useI18n } from '../i18n/use-i18n.ts';
 import type { SaleView } from '../stores/customer-store.ts';
 import type { DocumentRef } from '../stores/document-store.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
+import { OtherFields } from './OtherFields.tsx';
 
 /**
  * A sale opened from the customer's history, as the service computed it: its lines and totals,
@@ -18,6 +19,8 @@ export function SaleDetail({
 }) {
   const { t, fmt } = useI18n();
   const { sale } = view;
+  const notProvided = t('record.notProvided');
+  const money = (amount: number | null) => (amount === null ? notProvided : fmt.money(amount));
   return (
     <div className="sale-detail" data-testid="sale-detail">
       <h4>{t('sale.title', { number })}</h4>
@@ -25,14 +28,14 @@ export function SaleDetail({
       {!view.error && sale === null && <p role="status">{t('common.loading')}</p>}
       {sale && (
         <>
-          {sale.lines.length > 0 && (
+          {sale.lines !== null && sale.lines.length > 0 && (
             <ul className="sale-lines" aria-label={t('sale.lines')}>
               {sale.lines.map((line, index) => (
                 <li key={`${line.label}-${index}`}>
                   {t('sale.line', {
-                    quantity: fmt.integer(line.quantity),
-                    label: line.label,
-                    total: fmt.money(line.totalInclTax),
+                    quantity: line.quantity === null ? '?' : fmt.integer(line.quantity),
+                    label: line.label ?? notProvided,
+                    total: money(line.total),
                   })}
                 </li>
               ))}
@@ -40,21 +43,22 @@ export function SaleDetail({
           )}
           <p>
             {[
-              t('sale.total', { amount: fmt.money(sale.totals.inclTax) }),
-              t('sale.paid', { amount: fmt.money(sale.amountPaid) }),
-              sale.remainingToPay > 0
-                ? t('sale.remaining', { amount: fmt.money(sale.remainingToPay) })
+              t('sale.total', { amount: money(sale.total) }),
+              sale.amountPaid === null ? null : t('sale.paid', { amount: money(sale.amountPaid) }),
+              sale.remainingToPay !== null && sale.remainingToPay > 0
+                ? t('sale.remaining', { amount: money(sale.remainingToPay) })
                 : null,
             ]
               .filter(Boolean)
               .join(' · ')}
           </p>
-          {sale.hasInvoice ? (
+          {/* Not said by the service: offered, and the invoice route answers for itself. */}
+          {sale.hasInvoice !== false ? (
             <button
               type="button"
               className="button button-primary"
               aria-label={t('history.printInvoiceOf', { number })}
-              onClick={() => onPrint({ kind: 'invoice', reference: sale.uuid, number })}
+              onClick={() => onPrint({ kind: 'invoice', reference: view.saleId, number })}
             >
               {t('history.printInvoice')}
             </button>
@@ -63,6 +67,7 @@ export function SaleDetail({
               {t('sale.noInvoice')}
             </p>
           )}
+          <OtherFields fields={sale.otherFields} />
         </>
       )}
     </div>

@@ -16,8 +16,13 @@ export function SavLog({ log, number }: { readonly log: SavLogView; readonly num
         <ol className="log-list">
           {log.entries.map((entry, index) => (
             <li key={`${entry.at}-${index}`}>
-              <span className="log-time">{fmt.dateTime(entry.at)}</span>{' '}
-              <span className="badge">{recordStatus(entry.status, t)}</span> {entry.message}
+              <span className="log-time">
+                {entry.at === null ? t('record.notProvided') : fmt.dateTime(entry.at)}
+              </span>{' '}
+              {entry.status !== null && (
+                <span className="badge">{recordStatus(entry.status, t)}</span>
+              )}{' '}
+              {entry.message ?? t('record.notProvided')}
             </li>
           ))}
         </ol>

@@ -1,4 +1,4 @@
-import type { Shop } from '../../shared/api/referentials.ts';
+import type { ShopEntry } from '../../shared/ipc/records.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { OptionalSelect } from './OptionalSelect.tsx';
 
@@ -10,7 +10,7 @@ export function ShopPicker({
   allLabel,
 }: {
   readonly label: string;
-  readonly shops: readonly Shop[];
+  readonly shops: readonly ShopEntry[];
   readonly value: string | null;
   readonly onChange: (shopId: string | null) => void;
   /** The option for "no shop" (every shop, or none), when it is allowed. */
@@ -25,9 +25,15 @@ export function ShopPicker({
       )}
       {shops.map((shop) => (
         <option key={shop.id} value={shop.id}>
-          {shop.city && shop.city !== shop.name ? `${shop.name} (${shop.city})` : shop.name}
+          {shopLabel(shop)}
         </option>
       ))}
     </OptionalSelect>
   );
+}
+
+/** A shop as staff know it: its name (and city), or its id when the service gave no name. */
+export function shopLabel(shop: ShopEntry): string {
+  const name = shop.name ?? shop.shortName ?? shop.id;
+  return shop.city && shop.city !== name ? `${name} (${shop.city})` : name;
 }

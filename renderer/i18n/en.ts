@@ -11,6 +11,10 @@ export const en = {
 
   'common.loading': 'Loading…',
   'common.retry': 'Try again',
+  'record.notProvided': 'not provided by the service',
+  'record.otherFields': 'Other fields from the service',
+  'record.yes': 'yes',
+  'record.no': 'no',
 
   'nav.label': 'Screens',
   'nav.availability': 'Availability',
@@ -168,7 +172,7 @@ export const en = {
   'savLog.empty': 'The log is empty.',
   'credit.creditNote': 'Credit note',
   'credit.giftCard': 'Gift card',
-  'credit.remaining': '{remaining} left of {initial}',
+  'credit.remaining': '{remaining} left',
   'credit.expires': 'expires {date}',
   'credit.useCard': 'Use this card',
   'credit.useCardLabel': 'Use this card: {label}',

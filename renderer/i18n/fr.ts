@@ -9,6 +9,10 @@ export const fr: Catalogue = {
 
   'common.loading': 'Chargement…',
   'common.retry': 'Réessayer',
+  'record.notProvided': 'non fourni par le service',
+  'record.otherFields': 'Autres champs du service',
+  'record.yes': 'oui',
+  'record.no': 'non',
 
   'nav.label': 'Écrans',
   'nav.availability': 'Disponibilité',
@@ -167,7 +171,7 @@ export const fr: Catalogue = {
   'savLog.empty': 'Le suivi est vide.',
   'credit.creditNote': 'Avoir',
   'credit.giftCard': 'Carte cadeau',
-  'credit.remaining': 'reste {remaining} sur {initial}',
+  'credit.remaining': 'reste {remaining}',
   'credit.expires': 'expire le {date}',
   'credit.useCard': 'Utiliser cette carte',
   'credit.useCardLabel': 'Utiliser cette carte : {label}',

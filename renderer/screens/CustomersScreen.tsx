@@ -64,7 +64,7 @@ export function CustomersScreen() {
       {phase === 'several' && criteria && (
         <CustomerMatches
           // A new list is a new question: the confirmation starts empty.
-          key={matches.map((match) => match.uuid).join()}
+          key={matches.map((match) => match.id).join()}
           matches={matches}
           more={moreMatches}
           criteria={criteria}

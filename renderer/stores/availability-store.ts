@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Shop } from '../../shared/api/referentials.ts';
+import type { ShopEntry } from '../../shared/ipc/records.ts';
 import type { GetProductReply, SearchHit, SearchProductsReply } from '../../shared/ipc/catalog.ts';
 import type { KioskApi } from '../../shared/ipc/contract.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
@@ -13,7 +13,7 @@ export const SEARCH_DEBOUNCE_MS = 200;
 export type AnswerMeta = Omit<SearchProductsReply, 'hits'>;
 
 export interface AvailabilityState {
-  readonly shops: readonly Shop[] | null;
+  readonly shops: readonly ShopEntry[] | null;
   readonly shopsError: IpcError | null;
   /** Null: every shop. */
   readonly shopId: string | null;

@@ -1,10 +1,14 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Credit, Customer, CustomerHistory } from '../../shared/api/customers.ts';
-import type { Sale } from '../../shared/api/sales.ts';
-import type { SavLogEntry } from '../../shared/api/sav.ts';
 import type { KioskApi } from '../../shared/ipc/contract.ts';
 import type { SearchCustomersRequest } from '../../shared/ipc/customers.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
+import type {
+  CreditEntry,
+  CustomerEntry,
+  CustomerHistoryView,
+  SaleView as SaleRecord,
+  SavLogEntryView,
+} from '../../shared/ipc/records.ts';
 import { settle } from './call.ts';
 
 /** The facts a customer states at the counter, besides the e-mail address. */
@@ -28,7 +32,7 @@ export type CustomerPhase = 'idle' | 'searching' | 'none' | 'several' | 'found' 
 
 export interface SavLogView {
   readonly savId: string;
-  readonly entries: readonly SavLogEntry[] | null;
+  readonly entries: readonly SavLogEntryView[] | null;
   readonly error: IpcError | null;
 }
 
@@ -38,7 +42,7 @@ export interface SavLogView {
  */
 export interface SaleView {
   readonly saleId: string;
-  readonly sale: Sale | null;
+  readonly sale: SaleRecord | null;
   readonly error: IpcError | null;
 }
 
@@ -48,14 +52,14 @@ export interface CustomerState {
   readonly criteria: CustomerCriteria | null;
   /** `none` after a confirmation: the extra detail matched nobody among the candidates. */
   readonly confirming: boolean;
-  readonly matches: readonly Customer[];
+  readonly matches: readonly CustomerEntry[];
   /** More matches than shown. */
   readonly moreMatches: boolean;
   readonly error: IpcError | null;
-  readonly customer: Customer | null;
-  readonly history: CustomerHistory | null;
+  readonly customer: CustomerEntry | null;
+  readonly history: CustomerHistoryView | null;
   readonly historyError: IpcError | null;
-  readonly credits: readonly Credit[] | null;
+  readonly credits: readonly CreditEntry[] | null;
   readonly creditsError: IpcError | null;
   readonly savLog: SavLogView | null;
   readonly sale: SaleView | null;
@@ -97,12 +101,12 @@ export function createCustomerStore(api: KioskApi): CustomerStore {
   return createStore<CustomerState>()((set, get) => {
     let generation = 0;
 
-    const open = async (mine: number, found: Customer) => {
+    const open = async (mine: number, found: CustomerEntry) => {
       set({ phase: 'found', customer: found, matches: [] });
       const [detail, history, credits] = await Promise.all([
-        settle(api.getCustomer({ customerId: found.uuid, includeContact: true })),
-        settle(api.getCustomerHistory({ customerId: found.uuid })),
-        settle(api.listCustomerCredits({ customerId: found.uuid })),
+        settle(api.getCustomer({ customerId: found.id, includeContact: true })),
+        settle(api.getCustomerHistory({ customerId: found.id })),
+        settle(api.listCustomerCredits({ customerId: found.id })),
       ]);
       if (mine !== generation) return;
       set({
@@ -124,10 +128,10 @@ export function createCustomerStore(api: KioskApi): CustomerStore {
         set({ phase: 'failed', error: reply.error });
         return;
       }
-      const { data, pagination } = reply.value;
+      const { data, hasNextPage } = reply.value;
       if (data.length === 0) set({ phase: 'none' });
-      else if (data.length === 1 && !pagination.hasNextPage) await open(mine, data[0]!);
-      else set({ phase: 'several', matches: data, moreMatches: pagination.hasNextPage });
+      else if (data.length === 1 && !hasNextPage) await open(mine, data[0]!);
+      else set({ phase: 'several', matches: data, moreMatches: hasNextPage });
     };
 
     return {

@@ -119,7 +119,7 @@ export function createGiftCardStore(
       const shown = get().card?.id ?? get().cardId;
       if (mine !== lookupGeneration || shown !== giftCardId) return;
       // Only a fresh read may replace the balance: the service computes it, not the kiosk.
-      if (reply.ok && !('source' in reply.value)) set({ card: reply.value });
+      if (reply.ok && reply.value.source === 'service') set({ card: reply.value });
     };
 
     /** This confirmation is over (an outcome, a refusal, or staff moved on). */

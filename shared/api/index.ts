@@ -4,6 +4,7 @@ export * from './catalog.ts';
 export * from './customers.ts';
 export * from './errors.ts';
 export * from './gift-cards.ts';
+export * from './not-shown.ts';
 export * from './operation.ts';
 export * from './operations.ts';
 export * from './pagination.ts';

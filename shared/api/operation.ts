@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorStatus } from './errors.ts';
+import type { NotShown } from './not-shown.ts';
 import type { PaginationKind } from './pagination.ts';
 import type { Scope } from './scopes.ts';
 
@@ -56,6 +57,11 @@ export interface Operation {
   readonly reply: { readonly json: z.ZodType } | { readonly pdf: true };
   readonly errors: readonly ErrorStatus[];
   readonly pagination: PaginationKind;
+  /**
+   * What the spec leaves 'not shown' here: the client sends those parts as the caller gave them
+   * and reads them tolerantly (`not-shown.ts`); the schemas above stay the sandbox's shapes.
+   */
+  readonly notShown?: NotShown;
 }
 
 /** Keeps the literal types of an operation while checking it against `Operation`. */

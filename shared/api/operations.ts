@@ -93,6 +93,7 @@ export const operations = {
     reply: { json: Ping },
     errors: [401, 429, 500, 503],
     pagination: 'none',
+    notShown: { reply: { shape: 'record', identity: 'none' } },
   }),
   listCatalogChanges: defineOperation({
     operationId: 'listCatalogChanges',
@@ -180,6 +181,7 @@ export const operations = {
     reply: { json: ProductReference },
     errors: detailErrors,
     pagination: 'none',
+    notShown: { query: true },
   }),
   listProductItemsOfProduct: defineOperation({
     operationId: 'listProductItemsOfProduct',
@@ -193,6 +195,7 @@ export const operations = {
     reply: { json: ProductItemsReply },
     errors: detailErrors,
     pagination: 'list',
+    notShown: { query: true },
   }),
   listProductItems: defineOperation({
     operationId: 'listProductItems',
@@ -205,6 +208,7 @@ export const operations = {
     reply: { json: ProductItemsReply },
     errors: listErrors,
     pagination: 'list',
+    notShown: { query: true },
   }),
   getProductItem: defineOperation({
     operationId: 'getProductItem',
@@ -229,6 +233,7 @@ export const operations = {
     reply: { json: CategoriesReply },
     errors: listErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'id' } },
   }),
   listProductTypes: defineOperation({
     operationId: 'listProductTypes',
@@ -241,6 +246,7 @@ export const operations = {
     reply: { json: ProductTypesReply },
     errors: listErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'id' } },
   }),
   listCharacteristics: defineOperation({
     operationId: 'listCharacteristics',
@@ -253,6 +259,7 @@ export const operations = {
     reply: { json: CharacteristicsReply },
     errors: listErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'id' } },
   }),
   listCharacteristicValues: defineOperation({
     operationId: 'listCharacteristicValues',
@@ -266,6 +273,7 @@ export const operations = {
     reply: { json: CharacteristicValuesReply },
     errors: detailErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'id' } },
   }),
   listShops: defineOperation({
     operationId: 'listShops',
@@ -278,6 +286,7 @@ export const operations = {
     reply: { json: ShopsReply },
     errors: listErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'id' } },
   }),
   listCustomers: defineOperation({
     operationId: 'listCustomers',
@@ -320,6 +329,7 @@ export const operations = {
     reply: { json: CustomersReply },
     errors: listErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'uuid' } },
   }),
   searchCustomers: defineOperation({
     operationId: 'searchCustomers',
@@ -332,6 +342,7 @@ export const operations = {
     reply: { json: CustomerSearchReply },
     errors: listErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'uuid' } },
   }),
   getCustomer: defineOperation({
     operationId: 'getCustomer',
@@ -363,6 +374,7 @@ export const operations = {
     reply: { json: Customer },
     errors: detailErrors,
     pagination: 'none',
+    notShown: { query: true, reply: { shape: 'record', identity: 'uuid' } },
   }),
   replaceCustomer: defineOperation({
     operationId: 'replaceCustomer',
@@ -376,6 +388,7 @@ export const operations = {
     reply: { json: Customer },
     errors: writeErrors,
     pagination: 'none',
+    notShown: { reply: { shape: 'record', identity: 'uuid' } },
   }),
   listCustomerCredits: defineOperation({
     operationId: 'listCustomerCredits',
@@ -406,6 +419,7 @@ export const operations = {
     reply: { json: CreditsReply },
     errors: detailErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'none' } },
   }),
   getCustomerHistory: defineOperation({
     operationId: 'getCustomerHistory',
@@ -452,6 +466,7 @@ export const operations = {
     reply: { json: CustomerHistory },
     errors: detailErrors,
     pagination: 'none',
+    notShown: { query: true, reply: { shape: 'record', identity: 'none' } },
   }),
   listSales: defineOperation({
     operationId: 'listSales',
@@ -476,6 +491,7 @@ export const operations = {
     reply: { json: SalesReply },
     errors: listErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'uuid' } },
   }),
   getSale: defineOperation({
     operationId: 'getSale',
@@ -500,6 +516,7 @@ export const operations = {
     reply: { json: Sale },
     errors: detailErrors,
     pagination: 'none',
+    notShown: { reply: { shape: 'record', identity: 'uuid' } },
   }),
   getSaleInvoice: defineOperation({
     operationId: 'getSaleInvoice',
@@ -512,6 +529,7 @@ export const operations = {
     reply: { json: Invoice },
     errors: detailErrors,
     pagination: 'none',
+    notShown: { reply: { shape: 'record', identity: 'none' } },
   }),
   downloadSaleInvoice: defineOperation({
     operationId: 'downloadSaleInvoice',
@@ -548,6 +566,7 @@ export const operations = {
     reply: { json: SavReply },
     errors: listErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'uuid' } },
   }),
   getSav: defineOperation({
     operationId: 'getSav',
@@ -572,6 +591,7 @@ export const operations = {
     reply: { json: Sav },
     errors: detailErrors,
     pagination: 'none',
+    notShown: { reply: { shape: 'record', identity: 'uuid' } },
   }),
   getSavLog: defineOperation({
     operationId: 'getSavLog',
@@ -585,6 +605,7 @@ export const operations = {
     reply: { json: SavLogReply },
     errors: detailErrors,
     pagination: 'list',
+    notShown: { query: true, reply: { shape: 'list', identity: 'none' } },
   }),
   downloadSavSlip: defineOperation({
     operationId: 'downloadSavSlip',
@@ -642,6 +663,7 @@ export const operations = {
     reply: { json: GiftCard },
     errors: detailErrors,
     pagination: 'none',
+    notShown: { reply: { shape: 'record', identity: 'id' } },
   }),
   debitGiftCard: defineOperation({
     operationId: 'debitGiftCard',
@@ -656,6 +678,7 @@ export const operations = {
     reply: { json: GiftCardDebitReceipt },
     errors: writeErrors,
     pagination: 'none',
+    notShown: { body: true, reply: { shape: 'record', identity: 'none' } },
   }),
 } as const satisfies Record<string, Operation>;
 

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { CatalogProduct, CharacteristicEntry, ItemEntry, ShopRef, Stock } from '../api/catalog.ts';
 import { MAX_SEARCH_LENGTH } from '../api/products.ts';
 import { Text } from '../api/primitives.ts';
-import { Shop } from '../api/referentials.ts';
 import { EmptyRequest, IsoTime, PageLimit, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
+import { ShopEntry } from './records.ts';
 
 /** Catalogue and availability: answered from the local mirror, or live when asked and online. */
 
@@ -119,7 +119,7 @@ export const GetProductReply = z.object({
 });
 export type GetProductReply = z.infer<typeof GetProductReply>;
 
-export const ListShopsReply = z.object({ source: AnswerSource, shops: z.array(Shop) });
+export const ListShopsReply = z.object({ source: AnswerSource, shops: z.array(ShopEntry) });
 export type ListShopsReply = z.infer<typeof ListShopsReply>;
 
 /** What a synchronisation is doing, for the kiosk's status line and `kioskctl`'s progress bar. */

@@ -1,16 +1,9 @@
 import { z } from 'zod';
-import {
-  CreditsReply,
-  Customer,
-  CustomerHistory,
-  CustomerSearchReply,
-  creditTypes,
-  criterionMaxLength,
-  historyFamilies,
-} from '../api/customers.ts';
+import { creditTypes, criterionMaxLength, historyFamilies } from '../api/customers.ts';
 import { Text } from '../api/primitives.ts';
 import { Page, PageLimit, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
+import { CreditEntry, CustomerEntry, recordList, recordView } from './records.ts';
 
 /**
  * Customer lookup at the counter, by the exact e-mail address (the API's `matchMode=exact`), which
@@ -56,24 +49,24 @@ export const customerMessages = {
     group: 'customers',
     summary: 'Find customers by exact e-mail, optionally confirmed by a second criterion',
     request: SearchCustomersRequest,
-    reply: CustomerSearchReply,
+    reply: recordList(CustomerEntry),
   }),
   getCustomer: defineMessage('getCustomer', {
     group: 'customers',
     summary: 'One customer',
     request: GetCustomerRequest,
-    reply: Customer,
+    reply: CustomerEntry,
   }),
   getCustomerHistory: defineMessage('getCustomerHistory', {
     group: 'customers',
     summary: 'Commercial history of a customer',
     request: GetCustomerHistoryRequest,
-    reply: CustomerHistory,
+    reply: recordView('customerHistory'),
   }),
   listCustomerCredits: defineMessage('listCustomerCredits', {
     group: 'customers',
     summary: 'Credit notes and gift cards held by a customer',
     request: ListCustomerCreditsRequest,
-    reply: CreditsReply,
+    reply: recordList(CreditEntry),
   }),
 } as const;

@@ -1,15 +1,9 @@
 import { z } from 'zod';
-import {
-  DebitAmount,
-  DebitReference,
-  GiftCard,
-  GiftCardDebitReceipt,
-  GiftCardUsage,
-  giftCardIncludes,
-} from '../api/gift-cards.ts';
+import { DebitAmount, DebitReference, giftCardIncludes } from '../api/gift-cards.ts';
 import { Amount, Id } from '../api/primitives.ts';
 import { EmptyRequest, IsoTime, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
+import { type GiftCardView, recordView, recordViewShape } from './records.ts';
 
 /**
  * Gift cards and the durable debit outbox. A debit is accepted only once it is committed locally;
@@ -66,10 +60,13 @@ export const StaffResolution = z.object({
 });
 export type StaffResolution = z.infer<typeof StaffResolution>;
 
-/** What the service told us: its receipt, or the usage a reconciliation found. */
+/**
+ * What the service told us: its receipt, or the usage a reconciliation found, each read through
+ * the integration profile in force when it came (a value it could not find is null).
+ */
 export const DebitReply = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('receipt'), receipt: GiftCardDebitReceipt }),
-  z.object({ kind: z.literal('usage'), usage: GiftCardUsage }),
+  z.object({ kind: z.literal('receipt'), receipt: recordView('debitReceipt') }),
+  z.object({ kind: z.literal('usage'), usage: recordView('giftCardUsage') }),
 ]);
 export type DebitReply = z.infer<typeof DebitReply>;
 
@@ -153,6 +150,12 @@ export const DebitView = z.object({
   unresolved: z.boolean().optional(),
   /** What staff recorded about it once refused, failed or expired; null until then. */
   staffResolution: StaffResolution.nullable().optional(),
+  /**
+   * Pending because the service refused the request itself (400: the integration profile's
+   * body; 403: the account's scopes): what it said and that an administrator must act. Null
+   * otherwise.
+   */
+  heldReason: z.object({ code: z.string(), message: z.string() }).nullable().optional(),
 });
 export type DebitView = z.infer<typeof DebitView>;
 
@@ -241,17 +244,31 @@ export const OutboxLimits = z.object({
 export type OutboxLimits = z.infer<typeof OutboxLimits>;
 
 /**
- * The card statuses a debit may be made on; any other known status (expired, inactive, used...)
- * is refused before the service is asked. An unknown status blocks nothing.
+ * Whether the card may be debited, by the integration profile's `statuses.giftCardDebitable`:
+ * null when its status is unknown (not provided, or never read). The screens allow a debit
+ * unless it is false.
  */
-export const debitableCardStatuses: readonly string[] = ['active'];
+const Debitable = z.boolean().nullable();
+
+/** The card as the service returned it, read through the integration profile. */
+export type ServiceGiftCard = Omit<GiftCardView, 'id'> & {
+  readonly source: 'service';
+  readonly id: string;
+  readonly debitable: boolean | null;
+};
+export const ServiceGiftCard = z
+  .strictObject(recordViewShape('giftCard'))
+  .extend({ source: z.literal('service'), id: Id, debitable: Debitable }) as unknown as z.ZodType<
+  ServiceGiftCard,
+  ServiceGiftCard
+>;
 
 /**
  * A look-up the service could not answer (unreachable): the card as this kiosk last read it
  * (`asOf`), or, never read here, its id alone (`asOf` null, every value null). Offline debits
  * are checked against it (`electron/outbox/offline-card-check.ts`).
  */
-export const CachedGiftCard = z.object({
+export const CachedGiftCard = z.strictObject({
   source: z.literal('cache'),
   id: Id,
   maskedNumber: z.string().nullable(),
@@ -259,12 +276,13 @@ export const CachedGiftCard = z.object({
   balance: Amount.nullable(),
   expiresOn: z.string().nullable(),
   asOf: IsoTime.nullable(),
+  debitable: Debitable,
 });
 export type CachedGiftCard = z.infer<typeof CachedGiftCard>;
 
 /** What a look-up shows: the service's card, or, offline, the kiosk's last read of it. */
-export const GiftCardLookup = z.union([GiftCard, CachedGiftCard]);
-export type GiftCardLookup = z.infer<typeof GiftCardLookup>;
+export const GiftCardLookup = z.union([ServiceGiftCard, CachedGiftCard]);
+export type GiftCardLookup = ServiceGiftCard | CachedGiftCard;
 
 export const OutboxSummary = z.object({
   pendingCount: z.number().int().min(0),

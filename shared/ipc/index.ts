@@ -8,6 +8,7 @@ export * from './events.ts';
 export * from './gift-cards.ts';
 export * from './message.ts';
 export * from './printing.ts';
+export * from './records.ts';
 export * from './sales.ts';
 export * from './status.ts';
 export * from './loopback.ts';

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { Invoice, Sale } from '../api/sales.ts';
-import { Sav, SavLogReply } from '../api/sav.ts';
 import { Page, PageLimit, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
+import { recordList, recordView } from './records.ts';
 
-/** Sales, invoices and after-sales (SAV) cases: read-only, straight from the service. */
+/**
+ * Sales, invoices and after-sales (SAV) cases: read-only, from the service, read through the
+ * integration profile (`records.ts`).
+ */
 
 export const GetSaleRequest = z.strictObject({ saleId: RecordId });
 export type GetSaleRequest = z.input<typeof GetSaleRequest>;
@@ -24,13 +26,13 @@ export const salesMessages = {
     group: 'sales',
     summary: 'One sale',
     request: GetSaleRequest,
-    reply: Sale,
+    reply: recordView('sale'),
   }),
   getInvoice: defineMessage('getInvoice', {
     group: 'sales',
     summary: "Metadata of a sale's invoice",
     request: GetSaleRequest,
-    reply: Invoice,
+    reply: recordView('invoice'),
   }),
 } as const;
 
@@ -39,12 +41,12 @@ export const savMessages = {
     group: 'sav',
     summary: 'One SAV case',
     request: GetSavRequest,
-    reply: Sav,
+    reply: recordView('sav'),
   }),
   getSavLog: defineMessage('getSavLog', {
     group: 'sav',
     summary: 'Public log of a SAV case',
     request: GetSavLogRequest,
-    reply: SavLogReply,
+    reply: recordList(recordView('savLogEntry')),
   }),
 } as const;

@@ -28,7 +28,10 @@ export {
   matchesType,
   resolveField,
   resolveRecord,
+  statusIn,
   typeOf,
+  viewOf,
 } from './resolve.ts';
 export { giftCardIdFromScan } from './scan.ts';
+export { hasNextPageOf, pagingQuery } from './paging.ts';
 export { ContractReport, OperationReport, ValueReport } from './contract-report.ts';

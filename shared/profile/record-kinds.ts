@@ -34,20 +34,35 @@ export interface RecordSpec {
   readonly fields: Readonly<Record<string, FieldSpec>>;
 }
 
-const text = (synonyms: string[] = [], needed?: true): ScalarField => ({
+// Each helper keeps its literal type, so `RecordViewOf` types a text as string, a money as number.
+const text = (synonyms: string[] = [], needed?: true): ScalarField & { readonly type: 'text' } => ({
   type: 'text',
   synonyms,
   ...(needed ? { needed } : {}),
 });
-const money = (synonyms: string[] = [], needed?: true): ScalarField => ({
+const money = (
+  synonyms: string[] = [],
+  needed?: true,
+): ScalarField & { readonly type: 'money' } => ({
   type: 'money',
   synonyms,
   ...(needed ? { needed } : {}),
 });
-const datetime = (synonyms: string[] = []): ScalarField => ({ type: 'datetime', synonyms });
-const date = (synonyms: string[] = []): ScalarField => ({ type: 'date', synonyms });
+const datetime = (synonyms: string[] = []): ScalarField & { readonly type: 'datetime' } => ({
+  type: 'datetime',
+  synonyms,
+});
+const date = (synonyms: string[] = []): ScalarField & { readonly type: 'date' } => ({
+  type: 'date',
+  synonyms,
+});
 
 export const recordKinds = {
+  /** The body of `GET /v1/ping`. */
+  ping: {
+    identity: 'none',
+    fields: { version: text(['apiVersion', 'v1Version', 'release'], true) },
+  },
   giftCard: {
     identity: 'id',
     fields: {

@@ -7,6 +7,7 @@ import {
   type ValueType,
   recordKinds,
 } from './record-kinds.ts';
+import type { RecordViewOf } from './record-view.ts';
 
 /**
  * Reads a record the service returned through the profile. Tolerant by design: a value the
@@ -144,4 +145,18 @@ export function resolveRecord(
       value: typeof value === 'string' ? value.slice(0, MAX_TEXT) : value,
     }));
   return view as RecordView;
+}
+
+/** `resolveRecord`, typed by its kind. */
+export function viewOf<K extends RecordKind>(
+  profile: IntegrationProfile,
+  kind: K,
+  raw: unknown,
+): RecordViewOf<K> {
+  return resolveRecord(profile, kind, raw) as RecordViewOf<K>;
+}
+
+/** Whether a status word is one of the profile's `words`: null when the status is not provided. */
+export function statusIn(words: readonly string[], status: string | null): boolean | null {
+  return status === null ? null : words.includes(status);
 }

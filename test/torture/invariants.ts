@@ -117,7 +117,7 @@ export async function checkInvariants(
         row.idempotency_key,
         row.request_body,
       );
-      replay = { ok: true, receiptId: receipt.id };
+      replay = { ok: true, receiptId: receiptIdOf(receipt) };
     } catch (error) {
       replay = isCommerceApiError(error)
         ? { ok: false, kind: error.kind, code: error.code }
@@ -133,7 +133,7 @@ export async function checkInvariants(
             ? undefined
             : (JSON.parse(row.reply) as {
                 kind: string;
-                receipt?: { id: string; balance: number };
+                receipt?: ReceiptView;
               });
         if (reply?.kind === 'receipt') {
           const entry = ledger.find(
@@ -141,9 +141,10 @@ export async function checkInvariants(
           );
           if (entry && reply.receipt?.balance !== entry.balanceAfter)
             problems.push(`${label}: stored balance differs from the service's`);
-          if (!replay.ok || replay.receiptId !== reply.receipt?.id)
+          const receiptId = reply.receipt ? receiptIdOf(reply.receipt) : undefined;
+          if (!replay.ok || replay.receiptId !== receiptId)
             problems.push(
-              `${label}: the service's replay is ${JSON.stringify(replay)}, not receipt ${reply.receipt?.id}`,
+              `${label}: the service's replay is ${JSON.stringify(replay)}, not receipt ${receiptId}`,
             );
         }
         break;
@@ -206,4 +207,14 @@ export async function checkInvariants(
   }
   const unacknowledged = rows.filter((row) => !acked.has(row.idempotency_key)).length;
   return { rows, ledger, applied, refused, failed, unacknowledged };
+}
+
+/** A receipt as the outbox keeps it: read through the profile, the service's id among the others. */
+interface ReceiptView {
+  readonly balance: number | null;
+  readonly otherFields: readonly { readonly name: string; readonly value: unknown }[];
+}
+
+function receiptIdOf(receipt: ReceiptView): string {
+  return String(receipt.otherFields.find((field) => field.name === 'id')?.value);
 }

@@ -1,10 +1,13 @@
-import { MAX_PAGE_SIZE } from '../../../shared/api/primitives.ts';
-import type { Shop } from '../../../shared/api/referentials.ts';
 import type { AnswerSource, catalogMessages } from '../../../shared/ipc/catalog.ts';
-import type { CommerceApiClient } from '../../api/index.ts';
+import type { ShopEntry } from '../../../shared/ipc/records.ts';
+import type { IntegrationProfile } from '../../../shared/profile/index.ts';
+import { shopEntryOf } from '../record-views.ts';
 import {
   type CatalogQueries,
+  type CatalogSource,
   type CatalogSyncService,
+  type ReferentialRow,
+  fetchReferentials,
   liveTables,
   readReferential,
 } from '../../catalog/index.ts';
@@ -18,11 +21,14 @@ export interface CatalogHandlerDeps {
   /** The mirror, read for its shops. */
   readonly database: KioskDatabase;
   /** The live shop list, while the mirror has none. */
-  readonly client: Pick<CommerceApiClient, 'items'>;
+  readonly client: CatalogSource;
   readonly logger: Logger;
+  /** Shops are 'not shown' records: read through the profile in force. */
+  readonly profile: () => IntegrationProfile;
 }
 
-const MAX_LIVE_SHOPS = 2_000;
+/** More than any shop picker can show. */
+const MAX_SHOPS = 2_000;
 
 /** The catalogue mirror and availability, and its synchronisation. */
 export function catalogHandlers(
@@ -48,15 +54,14 @@ export function catalogHandlers(
 
 async function shops(
   deps: CatalogHandlerDeps,
-): Promise<{ source: AnswerSource; shops: readonly Shop[] }> {
+): Promise<{ source: AnswerSource; shops: readonly ShopEntry[] }> {
+  const profile = deps.profile();
+  const entries = (rows: readonly ReferentialRow[]) =>
+    rows.slice(0, MAX_SHOPS).map((row) => shopEntryOf(profile, row));
   if (deps.catalogQueries.ready) {
     const rows = readReferential(deps.database.connection, liveTables, 'shops');
-    if (rows.length > 0) return { source: 'mirror', shops: rows };
+    if (rows.length > 0) return { source: 'mirror', shops: entries(rows) };
   }
-  const live: Shop[] = [];
-  for await (const shop of deps.client.items('listShops', { query: { limit: MAX_PAGE_SIZE } })) {
-    live.push(shop);
-    if (live.length >= MAX_LIVE_SHOPS) break;
-  }
-  return { source: 'live', shops: live };
+  const { shops: live = [] } = await fetchReferentials(deps.client, ['shops'], profile);
+  return { source: 'live', shops: entries(live) };
 }

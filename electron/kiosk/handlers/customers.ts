@@ -1,67 +1,93 @@
 import type { customerMessages } from '../../../shared/ipc/customers.ts';
+import {
+  hasNextPageOf,
+  type IntegrationProfile,
+  pagingQuery,
+  viewOf,
+} from '../../../shared/profile/index.ts';
 import type { CommerceApiClient } from '../../api/index.ts';
 import type { KioskHandlers } from '../../ipc/index.ts';
 import type { Outbox } from '../../outbox/index.ts';
+import { creditEntryOf, customerEntryOf } from '../record-views.ts';
 
 export interface CustomerHandlerDeps {
   readonly client: Pick<
     CommerceApiClient,
     'searchCustomers' | 'getCustomer' | 'getCustomerHistory' | 'listCustomerCredits'
   >;
+  /** The integration profile in force (read at each call: an administrator may switch it). */
+  readonly profile: () => IntegrationProfile;
   /** Keeps the gift cards among the credits read, so they can be debited offline later. */
-  readonly outbox?: Pick<Outbox, 'recordCard'>;
+  readonly outbox?: Pick<Outbox, 'recordCardValues'>;
 }
 
-/** Customers, read live from the service. */
+/** Customers, read live from the service through the profile. */
 export function customerHandlers({
   client,
+  profile,
   outbox,
 }: CustomerHandlerDeps): Pick<KioskHandlers, keyof typeof customerMessages> {
   return {
-    searchCustomers: (request) =>
-      client.searchCustomers({
+    searchCustomers: async (request) => {
+      // `email` and `matchMode=exact` are the spec's; the other criteria's names are the profile's.
+      const names = profile().parameters.customerSearch;
+      const criteria = (['lastName', 'firstName', 'phone', 'postalCode'] as const).flatMap(
+        (criterion) => {
+          const value = request[criterion];
+          const name = names[criterion];
+          return value === undefined || name === null ? [] : [[name, value] as const];
+        },
+      );
+      const reply = await client.searchCustomers({
         query: {
           email: request.email,
           matchMode: 'exact',
-          ...(request.lastName === undefined ? {} : { lastName: request.lastName }),
-          ...(request.firstName === undefined ? {} : { firstName: request.firstName }),
-          ...(request.phone === undefined ? {} : { phone: request.phone }),
-          ...(request.postalCode === undefined ? {} : { postalCode: request.postalCode }),
-          ...(request.page === undefined ? {} : { page: request.page }),
-          ...(request.limit === undefined ? {} : { limit: request.limit }),
+          ...Object.fromEntries(criteria),
+          ...pagingQuery(profile(), request),
         },
-      }),
-    getCustomer: (request) =>
-      client.getCustomer({
-        params: { customerId: request.customerId },
-        query: request.includeContact ? { include: 'contact' } : {},
-      }),
-    getCustomerHistory: (request) =>
-      client.getCustomerHistory({
-        params: { customerId: request.customerId },
-        query: request.families === undefined ? {} : { include: request.families.join(',') },
-      }),
+      });
+      return {
+        data: reply.data.map((customer) => customerEntryOf(profile(), customer)),
+        hasNextPage: hasNextPageOf(reply),
+      };
+    },
+    getCustomer: async (request) =>
+      customerEntryOf(
+        profile(),
+        await client.getCustomer({
+          params: { customerId: request.customerId },
+          query: request.includeContact ? { include: 'contact' } : {},
+        }),
+      ),
+    getCustomerHistory: async (request) =>
+      viewOf(
+        profile(),
+        'customerHistory',
+        await client.getCustomerHistory({
+          params: { customerId: request.customerId },
+          query: request.families === undefined ? {} : { include: request.families.join(',') },
+        }),
+      ),
     listCustomerCredits: async (request) => {
-      const credits = await client.listCustomerCredits({
+      const reply = await client.listCustomerCredits({
         params: { customerId: request.customerId },
         query: {
           ...(request.types === undefined ? {} : { types: request.types.join(',') }),
-          ...(request.page === undefined ? {} : { page: request.page }),
-          ...(request.limit === undefined ? {} : { limit: request.limit }),
+          ...pagingQuery(profile(), request),
         },
       });
-      for (const credit of credits.data) {
-        if (credit.type !== 'gift_card' || credit.giftCardId === null) continue;
+      const credits = reply.data.map((credit) => creditEntryOf(profile(), credit));
+      for (const credit of credits) {
+        if (credit.isGiftCard !== true || credit.giftCardId === null) continue;
         // The card's values only: its label and the customer stay out of the cache.
-        outbox?.recordCard({
+        outbox?.recordCardValues({
           id: credit.giftCardId,
           status: credit.status,
           balance: credit.remainingAmount,
-          currency: credit.currency,
           expiresOn: credit.expiresOn,
         });
       }
-      return credits;
+      return { data: credits, hasNextPage: hasNextPageOf(reply) };
     },
   };
 }

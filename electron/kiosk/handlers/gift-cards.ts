@@ -1,12 +1,17 @@
 import type {
-  CachedGiftCard,
   DebitView,
   giftCardMessages,
   ListDebitsRequest,
 } from '../../../shared/ipc/gift-cards.ts';
 import { type CommerceApiClient, isCommerceApiError } from '../../api/index.ts';
 import type { KioskHandlers } from '../../ipc/index.ts';
-import type { Outbox, OutboxDebit, OutboxSender } from '../../outbox/index.ts';
+import {
+  cachedGiftCardLookupOf,
+  giftCardLookupOf,
+  type Outbox,
+  type OutboxDebit,
+  type OutboxSender,
+} from '../../outbox/index.ts';
 import { debitView, senderView } from '../views.ts';
 
 export interface GiftCardHandlerDeps {
@@ -36,12 +41,16 @@ export function giftCardHandlers({
         });
       } catch (error) {
         // Unreachable: staff can still debit offline, checked against the last read of it.
-        if (isUnreachable(error)) return lastRead(outbox, request.giftCardId);
+        if (isUnreachable(error)) {
+          const { giftCardId } = request;
+          return cachedGiftCardLookupOf(outbox.profile, giftCardId, outbox.knownCard(giftCardId));
+        }
         throw error;
       }
+      const lookup = giftCardLookupOf(outbox.profile, card, request.giftCardId);
       // Kept (without personal data) so that offline a debit is checked against this balance.
       outbox.recordCard(card);
-      return card;
+      return lookup;
     },
     debitGiftCard: async (request) => {
       // A retry of the same confirmation (its reply was lost) gets the debit already stored.
@@ -98,19 +107,6 @@ function isUnreachable(error: unknown): boolean {
       error.kind === 'Timeout' ||
       error.kind === 'ServiceUnavailable')
   );
-}
-
-function lastRead(outbox: Outbox, giftCardId: string): CachedGiftCard {
-  const known = outbox.knownCard(giftCardId);
-  return {
-    source: 'cache',
-    id: giftCardId,
-    maskedNumber: known?.maskedNumber ?? null,
-    status: known?.status ?? null,
-    balance: known?.balance ?? null,
-    expiresOn: known?.expiresOn ?? null,
-    asOf: known ? new Date(known.readAt).toISOString() : null,
-  };
 }
 
 function debitsOf(outbox: Outbox, view: ListDebitsRequest['view'], limit: number): OutboxDebit[] {

@@ -1,26 +1,37 @@
 import type { salesMessages, savMessages } from '../../../shared/ipc/sales.ts';
+import { type IntegrationProfile, pagingQuery, viewOf } from '../../../shared/profile/index.ts';
 import type { CommerceApiClient } from '../../api/index.ts';
 import type { KioskHandlers } from '../../ipc/index.ts';
+import { listView } from '../record-views.ts';
 
 export interface SalesHandlerDeps {
   readonly client: Pick<CommerceApiClient, 'getSale' | 'getSaleInvoice' | 'getSav' | 'getSavLog'>;
+  /** The integration profile in force (read at each call: an administrator may switch it). */
+  readonly profile: () => IntegrationProfile;
 }
 
-/** Sales, their invoices and after-sales (SAV) records, read live. */
+/** Sales, their invoices and after-sales (SAV) records, read live through the profile. */
 export function salesHandlers({
   client,
+  profile,
 }: SalesHandlerDeps): Pick<KioskHandlers, keyof typeof salesMessages | keyof typeof savMessages> {
   return {
-    getSale: (request) => client.getSale({ params: { saleId: request.saleId } }),
-    getInvoice: (request) => client.getSaleInvoice({ params: { saleId: request.saleId } }),
-    getSav: (request) => client.getSav({ params: { savId: request.savId } }),
-    getSavLog: (request) =>
-      client.getSavLog({
+    getSale: async (request) =>
+      viewOf(profile(), 'sale', await client.getSale({ params: { saleId: request.saleId } })),
+    getInvoice: async (request) =>
+      viewOf(
+        profile(),
+        'invoice',
+        await client.getSaleInvoice({ params: { saleId: request.saleId } }),
+      ),
+    getSav: async (request) =>
+      viewOf(profile(), 'sav', await client.getSav({ params: { savId: request.savId } })),
+    getSavLog: async (request) => {
+      const reply = await client.getSavLog({
         params: { savId: request.savId },
-        query: {
-          ...(request.page === undefined ? {} : { page: request.page }),
-          ...(request.limit === undefined ? {} : { limit: request.limit }),
-        },
-      }),
+        query: pagingQuery(profile(), request),
+      });
+      return listView(profile(), 'savLogEntry', reply);
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { ipcErrorCodes } from '../../../shared/ipc/errors.ts';
+import { type IntegrationProfile, viewOf } from '../../../shared/profile/index.ts';
 import type { settingsMessages } from '../../../shared/ipc/status.ts';
 import type { CommerceApiClient } from '../../api/index.ts';
 import { type HandlerReply, IpcFailure, type KioskHandlers, toIpcError } from '../../ipc/index.ts';
@@ -22,6 +23,8 @@ export interface SettingsHandlerDeps {
   /** Whether setup may choose the embedded sandbox (`apiBaseUrl: null`). */
   readonly sandboxAvailable: boolean;
   readonly logger: Logger;
+  /** The integration profile in force: the ping body is 'not shown'. */
+  readonly profile: () => IntegrationProfile;
 }
 
 /** Settings and setup, behind the administrator PIN; credentials are write-only. */
@@ -86,7 +89,7 @@ export function settingsHandlers(
           ok: true,
           expiresAt: session.expiresAt,
           scopes: session.scopes === null ? null : [...session.scopes],
-          apiVersion: ping.version,
+          apiVersion: viewOf(deps.profile(), 'ping', ping).version,
           error: null,
         };
       } catch (error) {

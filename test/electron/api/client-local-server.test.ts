@@ -70,19 +70,57 @@ const pdf = (
 describe('contract violations from a real server', () => {
   test('a wrong shape names the operation and the first offending path, and is not retried', async () => {
     const { client, requests } = await setup(
-      withAuth((_request, response) => sendJson(response, 200, { version: 1 })),
+      withAuth((_request, response) =>
+        sendJson(response, 200, {
+          data: [],
+          pagination: { page: 1, limit: 50, count: 0, total: 0, totalPages: 0, hasNextPage: 'no' },
+        }),
+      ),
     );
-    const error = await failure(client.ping());
+    const error = await failure(client.listProducts());
     expect(error).toBeInstanceOf(ContractViolation);
     expect(error).toMatchObject({
-      operationId: 'ping',
-      path: 'version',
+      operationId: 'listProducts',
+      path: 'pagination.hasNextPage',
       reason: 'shape',
       code: 'CONTRACT_VIOLATION',
       status: 200,
     });
-    expect((error as Error).message).toMatch(/^CONTRACT_VIOLATION: ping: version: /);
-    expect(requests.filter((request) => request.url === '/v1/ping')).toHaveLength(1);
+    expect((error as Error).message).toMatch(
+      /^CONTRACT_VIOLATION: listProducts: pagination.hasNextPage: /,
+    );
+    expect(requests.filter((request) => request.url?.startsWith('/v1/products'))).toHaveLength(1);
+  });
+
+  test('a reply the spec does not show is kept as returned: only its identifier is required', async () => {
+    const card = { pan: '**** 9088', funds: { remaining: 4.5 }, state: 'ACTIVE' };
+    const { client } = await setup(
+      withAuth((request, response) => {
+        if (request.url === '/v1/ping') return sendJson(response, 200, { apiVersion: 1 });
+        if (request.url?.startsWith('/v1/shops'))
+          return sendJson(response, 200, {
+            data: [{ id: 'shop_1', label: 'Paris' }, { label: 'x' }],
+          });
+        if (request.url === '/v1/gift-cards/gc_1')
+          return sendJson(response, 200, { id: 'gc_1', ...card });
+        return sendJson(response, 200, card);
+      }),
+    );
+    // Whatever the ping body is, it comes back as it was.
+    expect(await client.ping()).toEqual({ apiVersion: 1 });
+    expect(await client.getGiftCard({ params: { giftCardId: 'gc_1' } })).toEqual({
+      id: 'gc_1',
+      ...card,
+    });
+    // Without its public identifier the kiosk cannot use a record: that alone is a violation.
+    expect(await failure(client.getGiftCard({ params: { giftCardId: 'gc_2' } }))).toMatchObject({
+      kind: 'ContractViolation',
+      path: 'id',
+    });
+    expect(await failure(client.listShops())).toMatchObject({
+      kind: 'ContractViolation',
+      path: 'data[1].id',
+    });
   });
 
   test('an unknown member of a closed object is named itself', async () => {
@@ -348,10 +386,10 @@ describe('local refusals', () => {
     expect(error).toBeInstanceOf(InvalidRequest);
     expect(error).toMatchObject({ local: true, operationId: 'listProducts', status: undefined });
     // A caller bypassing the types gets the same refusal.
-    const untyped = client.getProduct as unknown as (input: unknown) => Promise<unknown>;
-    expect(
-      await failure(untyped.call(client, { params: { productId: 'p' }, query: { secret: '1' } })),
-    ).toBeInstanceOf(InvalidRequest);
+    const untyped = client.listProducts as unknown as (input: unknown) => Promise<unknown>;
+    expect(await failure(untyped.call(client, { query: { secret: '1' } }))).toBeInstanceOf(
+      InvalidRequest,
+    );
     expect(requests).toHaveLength(0);
   });
 });

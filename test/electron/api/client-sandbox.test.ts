@@ -302,11 +302,11 @@ describe('retries against injected faults', () => {
       body: { amount: 10, currency: 'EUR', reference: 'till-1-0001' },
     });
     expect(count('debitGiftCard')).toBe(2);
-    expect(receipt.balance).toBeCloseTo(before.balance - 10, 2);
+    expect(receipt['balance']).toBeCloseTo(Number(before['balance']) - 10, 2);
     const ledger = await sandbox.control.ledger(demoGiftCards.active);
     expect(ledger.filter((entry) => entry.idempotencyKey === key)).toHaveLength(1);
     const after = await client.getGiftCard({ params: { giftCardId: demoGiftCards.active } });
-    expect(after.balance).toBeCloseTo(before.balance - 10, 2);
+    expect(after['balance']).toBeCloseTo(Number(before['balance']) - 10, 2);
   });
 
   test('gift-card debit: resets before processing are retried until it lands once', async () => {

@@ -51,9 +51,44 @@ describe('request preparation', () => {
       { query: { email: 'a+b@x.test' } },
       base,
     );
-    expect(search.url).toBe(
-      `${base}/v1/customers/search?email=a%2Bb%40x.test&matchMode=exact&page=1&limit=50`,
+    // Where the spec does not show the parameters, nothing is added: no guessed defaults.
+    expect(search.url).toBe(`${base}/v1/customers/search?email=a%2Bb%40x.test`);
+  });
+
+  test("a query the spec does not show goes out as the caller gave it, under the caller's names", () => {
+    expect(
+      prepareRequest(operations.listSales, { query: { pageNumber: 2, pageSize: 20 } }, base).url,
+    ).toBe(`${base}/v1/sales?pageNumber=2&pageSize=20`);
+    expect(prepareRequest(operations.listProductItems, {}, base).url).toBe(
+      `${base}/v1/product-items`,
     );
+    // Still only values a URL can carry.
+    expect(
+      refusal(() => prepareRequest(operations.listSales, { query: { page: [1] } }, base)).issues[0]
+        ?.path,
+    ).toBe('query.page');
+  });
+
+  test('a debit body the spec does not show: any JSON object, exactly as given', () => {
+    const prepared = prepareRequest(
+      operations.debitGiftCard,
+      {
+        params: { giftCardId: 'g' },
+        headers: { 'Idempotency-Key': 'k-1' },
+        body: { debit: { value: 4.5 }, memo: 'till-1' },
+      },
+      base,
+    );
+    expect(prepared.body).toBe('{"debit":{"value":4.5},"memo":"till-1"}');
+    expect(
+      refusal(() =>
+        prepareRequest(
+          operations.debitGiftCard,
+          { params: { giftCardId: 'g' }, headers: { 'Idempotency-Key': 'k-1' }, body: [1] },
+          base,
+        ),
+      ).issues[0]?.path,
+    ).toBe('body');
   });
 
   test('the debit body is serialised once with the caller key in the header', () => {
@@ -123,9 +158,6 @@ describe('request preparation', () => {
     expect(debit.status).toBeUndefined();
     expect(debit.code).toBe('INVALID_REQUEST');
     expect(debit.operationId).toBe('debitGiftCard');
-    expect(refusal(() => prepareRequest(operations.searchCustomers, {}, base)).explanation).toMatch(
-      /at least one criterion/,
-    );
     expect(
       refusal(() => prepareRequest(operations.listCatalogChanges, {}, base)).issues[0]?.path,
     ).toBe('query.since');

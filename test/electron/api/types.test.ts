@@ -1,7 +1,7 @@
 import { expectTypeOf, test } from 'vitest';
 import type { CatalogChangesReply } from '../../../shared/api/catalog.ts';
 import type { ProductReference } from '../../../shared/api/products.ts';
-import type { Shop } from '../../../shared/api/referentials.ts';
+import type { NotShownList, NotShownRecord } from '../../../shared/api/not-shown.ts';
 import type { CommerceApiClient } from '../../../electron/api/client.ts';
 import type { OperationInput, OperationOutput } from '../../../electron/api/operation-types.ts';
 import type { PageItem, PageableOperation } from '../../../electron/api/pagination.ts';
@@ -27,7 +27,17 @@ test('inputs are z.input of the schemas, outputs z.output of the replies', () =>
   expectTypeOf<OperationOutput<'getProduct'>>().toEqualTypeOf<ProductReference>();
   expectTypeOf<OperationOutput<'listCatalogChanges'>>().toEqualTypeOf<CatalogChangesReply>();
   expectTypeOf<OperationOutput<'downloadSavSlip'>>().toEqualTypeOf<PdfDocument>();
-  expectTypeOf<PageItem<'listShops'>>().toEqualTypeOf<Shop>();
+  // A record the spec does not show: its identifier typed, every other member kept as unknown.
+  expectTypeOf<PageItem<'listShops'>>().toEqualTypeOf<NotShownRecord<'id'>>();
+  expectTypeOf<OperationOutput<'searchCustomers'>>().toEqualTypeOf<NotShownList<'uuid'>>();
+  // Where the spec does not show the parameters, any name goes (the service's, from the profile).
+  expectTypeOf<{ query: { pageNumber: 2 } }>().toExtend<OperationInput<'listSales'>>();
+  // The debit body is the profile's: any JSON object.
+  expectTypeOf<{
+    params: { giftCardId: string };
+    headers: { 'Idempotency-Key': string };
+    body: { debit: { value: number } };
+  }>().toExtend<OperationInput<'debitGiftCard'>>();
 });
 
 test('method signatures', () => {

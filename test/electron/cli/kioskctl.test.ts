@@ -317,12 +317,12 @@ describe('kioskctl api', () => {
       );
       const env = { KIOSK_API_EMAIL: 'kiosk@example.test', KIOSK_API_PASSWORD: 'pw' };
       const [violation, unreachable] = await Promise.all([
-        kioskctl(['--base-url', server.baseUrl, 'api', 'ping'], env),
+        kioskctl(['--base-url', server.baseUrl, 'api', 'listProducts'], env),
         kioskctl(['--base-url', 'http://127.0.0.1:1', 'api', 'ping'], env),
       ]);
       expect(violation!.code).toBe(exitCodes.contractViolation);
       expect(errorLine(violation!)).toMatchObject({ code: 'CONTRACT_VIOLATION', status: 200 });
-      expect(errorLine(violation!).message).toMatch(/ping: version/);
+      expect(errorLine(violation!).message).toMatch(/listProducts: data/);
       expect(unreachable!.code).toBe(exitCodes.network);
       expect(errorLine(unreachable!)).toMatchObject({ code: 'NETWORK_ERROR', status: null });
     } finally {

@@ -121,7 +121,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
   it('customers: exact e-mail alone, narrowed by a second criterion, detail, history, credits', async () => {
     // The e-mail alone: both customers who share it, none chosen.
     const found = await value('searchCustomers', { email: ambiguousEmail.email });
-    expect(found.data.map((customer) => customer.uuid).sort()).toEqual(
+    expect(found.data.map((customer) => customer.id).sort()).toEqual(
       [...ambiguousEmail.customerIds].sort(),
     );
     // Still both with the shared last name; one with the first name.
@@ -132,8 +132,8 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
       email: ambiguousEmail.email,
       firstName: 'Julien',
     });
-    expect(julien.data.map((customer) => customer.uuid)).toHaveLength(1);
-    expect(ambiguousEmail.customerIds as readonly string[]).toContain(julien.data[0]?.uuid);
+    expect(julien.data.map((customer) => customer.id)).toHaveLength(1);
+    expect(ambiguousEmail.customerIds as readonly string[]).toContain(julien.data[0]?.id);
     expect((await value('searchCustomers', { email: 'nobody@example.com' })).data).toEqual([]);
     // Never without the address.
     expect(
@@ -146,9 +146,9 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
       customerId: demoCustomers.main,
       includeContact: true,
     });
-    expect(customer.contact).toBeDefined();
+    expect(customer.email).toMatch(/@/);
     const bare = await value('getCustomer', { customerId: demoCustomers.main });
-    expect(bare.contact).toBeUndefined();
+    expect(bare.email).toBeNull();
     expect(
       (await value('getCustomerHistory', { customerId: demoCustomers.main, families: ['sales'] }))
         .sales?.length,
@@ -163,12 +163,10 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
   });
 
   it('sales, invoices and SAV', async () => {
-    expect((await value('getSale', { saleId: demoSales.withInvoice })).uuid).toBe(
+    expect((await value('getSale', { saleId: demoSales.withInvoice })).id).toBe(
       demoSales.withInvoice,
     );
-    expect((await value('getInvoice', { saleId: demoSales.withInvoice })).saleId).toBe(
-      demoSales.withInvoice,
-    );
+    expect((await value('getInvoice', { saleId: demoSales.withInvoice })).number).toMatch(/^F-/);
     expect((await value('getSav', { savId: demoSav.inRepair })).status).toBe('in_repair');
     expect((await value('getSavLog', { savId: demoSav.closed })).data.length).toBeGreaterThan(1);
   });

@@ -12,6 +12,7 @@ import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../../electron/outbox/sender.ts';
 import { DATABASE_FILE } from '../../../electron/storage/database.ts';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
+import { defaultProfile, IntegrationProfile } from '../../../shared/profile/index.ts';
 import { ALL_SCOPES_ACCOUNT, startTestSandbox, type TestSandbox } from './sandbox-support.ts';
 import { SETTINGS_FILE } from '../../../electron/kiosk/settings-store.ts';
 import { ShiftedClock, tempDataDir } from './support.ts';
@@ -406,6 +407,57 @@ describe('kioskctl outbox', () => {
     const run = await kioskctl(['outbox', 'list']);
     expect(run.code).toBe(outboxExitCodes.storage);
     expect(json(run.stderr[0])).toMatchObject({ error: { code: 'STORAGE_SCHEMA_TOO_NEW' } });
+  });
+
+  it('a debit held for its body: drain exits 3, list shows why; resume with the fixed profile rebuilds it under a new key and sends it once', async () => {
+    const wrong = IntegrationProfile.parse({
+      ...defaultProfile,
+      giftCardDebit: { body: { ...defaultProfile.giftCardDebit.body, amount: 'value' } },
+    });
+    const enqueued = await kioskctl(
+      ['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '3'],
+      { profile: wrong },
+    );
+    expect(enqueued.code).toBe(outboxExitCodes.ok);
+    const { id, idempotencyKey } = json(enqueued.stdout[0]) as {
+      id: number;
+      idempotencyKey: string;
+    };
+
+    const drained = await kioskctl(['outbox', 'drain', '--until-empty'], { profile: wrong });
+    expect(drained.code).toBe(outboxExitCodes.apiError);
+    expect(json(drained.stdout[0])).toMatchObject({ result: 'paused' });
+    const listed = json((await kioskctl(['outbox', 'list'])).stdout[0]) as {
+      debits: Record<string, unknown>[];
+    };
+    expect(listed.debits).toHaveLength(1);
+    expect(listed.debits[0]).toMatchObject({
+      state: 'pending',
+      heldReason: { code: 'DEBIT_REQUEST_REFUSED' },
+      keys: [{ idempotencyKey, replacedAt: null }],
+    });
+    expect(sb.control.ledger()).toEqual([]);
+
+    const resumed = await kioskctl(['outbox', 'resume'], { profile: defaultProfile });
+    expect(resumed.code).toBe(outboxExitCodes.ok);
+    expect(json(resumed.stdout[0])).toMatchObject({
+      rebuilt: 1,
+      newKeys: 1,
+      drain: { result: 'empty' },
+    });
+    const shown = json((await kioskctl(['outbox', 'show', String(id)])).stdout[0]) as {
+      idempotencyKey: string;
+      keys: { idempotencyKey: string; replacedAt: string | null }[];
+    };
+    expect(shown).toMatchObject({ state: 'applied', heldReason: null });
+    expect(shown.keys.map((key) => key.idempotencyKey)).toEqual([
+      idempotencyKey,
+      shown.idempotencyKey,
+    ]);
+    expect(shown.keys[0]!.replacedAt).not.toBeNull();
+    expect(sb.control.ledger().map((entry) => entry.idempotencyKey)).toEqual([
+      shown.idempotencyKey,
+    ]);
   });
 
   it('--help prints the usage with the exit codes', async () => {

@@ -4,7 +4,13 @@ import type { Logger } from '../../../electron/logging/index.ts';
 import type { ExchangeEvent } from '../../../electron/api/invoke.ts';
 import { createApiGateway, outboxClientRetry } from '../../../electron/outbox/api-gateway.ts';
 import type { DebitGateway } from '../../../electron/outbox/gateway.ts';
-import { startSandbox, type RunningSandbox, type SandboxControl } from '../../../sandbox/index.ts';
+import type { IntegrationProfile } from '../../../shared/profile/index.ts';
+import {
+  type DialectName,
+  startSandbox,
+  type RunningSandbox,
+  type SandboxControl,
+} from '../../../sandbox/index.ts';
 
 export const ALL_SCOPES_ACCOUNT = 'kiosk-all@sandbox.test';
 
@@ -21,13 +27,25 @@ export interface TestSandbox {
     clock?: Clock;
     logger?: Logger;
   }): CommerceApiClient;
-  gateway(client: CommerceApiClient): DebitGateway;
+  gateway(client: CommerceApiClient, profile?: () => IntegrationProfile): DebitGateway;
   close(): Promise<void>;
 }
 
-/** The real sandbox over HTTP, small catalogue (the outbox only needs the gift cards). */
-export async function startTestSandbox(seed = 1): Promise<TestSandbox> {
-  const sandbox = await startSandbox({ port: 0, seed, control: true, products: 10 });
+/**
+ * The real sandbox over HTTP, small catalogue (the outbox only needs the gift cards), in its
+ * default dialect or another one.
+ */
+export async function startTestSandbox(
+  seed = 1,
+  options: { readonly dialect?: DialectName } = {},
+): Promise<TestSandbox> {
+  const sandbox = await startSandbox({
+    port: 0,
+    seed,
+    control: true,
+    products: 10,
+    ...(options.dialect ? { dialect: options.dialect } : {}),
+  });
   const control = sandbox.control;
   if (!control) throw new Error('the sandbox started without its control surface');
   const clients: CommerceApiClient[] = [];

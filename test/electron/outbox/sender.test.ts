@@ -182,10 +182,18 @@ describe('reply classes', () => {
       resolvedBy: 'service',
       newBalance: demoGiftCardBalances.active - 10.5,
     });
+    // The receipt as read through the default profile: its balance, and every other value the
+    // service returned kept beside it.
     expect(done.reply).toMatchObject({
       kind: 'receipt',
-      receipt: { amount: 10.5, reference: debit.reference },
+      receipt: { balance: demoGiftCardBalances.active - 10.5 },
     });
+    expect(done.reply?.kind === 'receipt' && done.reply.receipt.otherFields).toEqual(
+      expect.arrayContaining([
+        { name: 'amount', value: 10.5 },
+        { name: 'reference', value: debit.reference },
+      ]),
+    );
     const ledger = sb.control.ledger();
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({

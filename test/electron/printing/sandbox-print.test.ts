@@ -73,7 +73,7 @@ describe('printing the sandbox documents', { timeout: 20_000 }, () => {
     const text = await pdfText(await cups.waitForOutput(jobNumber(final.backendJobId)));
     expect(text).toContain(sale.number);
     // The invoice names its customer; the queue's record of it does not.
-    const customer = sale.customer?.lastName;
+    const customer = (sale['customer'] as { lastName?: string } | null)?.lastName;
     if (customer) {
       expect(text).toContain(customer);
       expect(JSON.stringify(queue.history())).not.toContain(customer);

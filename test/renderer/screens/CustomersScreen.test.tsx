@@ -4,7 +4,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { CustomersScreen } from '../../../renderer/screens/CustomersScreen.tsx';
 import type { Sale } from '../../../shared/api/sales.ts';
 import type { SearchCustomersRequest } from '../../../shared/ipc/customers.ts';
-import { customer } from '../support/fixtures.ts';
+import { asCredit, asView, customer } from '../support/fixtures.ts';
 import { fail, ok } from '../support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
 
@@ -17,8 +17,7 @@ afterEach(() => {
 const claire = customer('customer_claire', 'Claire', 'Moreau');
 const julien = customer('customer_julien', 'Julien', 'Moreau');
 
-const page = (data: ReturnType<typeof customer>[]) =>
-  ok({ data, pagination: { page: 1, limit: 20, total: data.length, hasNextPage: false } });
+const page = (data: ReturnType<typeof customer>[]) => ok({ data, hasNextPage: false });
 
 /** The sandbox's rule: every criterion given must match (names ignoring case). */
 function moreauSearch(request: SearchCustomersRequest) {
@@ -36,7 +35,7 @@ function moreauSearch(request: SearchCustomersRequest) {
 const moreauHandlers = {
   searchCustomers: moreauSearch,
   getCustomer: (request: { customerId: string }) =>
-    ok(request.customerId === claire.uuid ? claire : julien),
+    ok(request.customerId === claire.id ? claire : julien),
 };
 
 async function search(email: string) {
@@ -197,51 +196,57 @@ test('one match opens the record; contact data only when the service sent it', a
       getSale: (request) =>
         ok(
           request.saleId === 'sale_1'
-            ? sale('sale_1', 'V-2026-001', true)
-            : sale('sale_2', 'V-2026-002', false, 299.9),
+            ? asView('sale', sale('sale_1', 'V-2026-001', true))
+            : asView('sale', sale('sale_2', 'V-2026-002', false, 299.9)),
         ),
       getCustomer: () => ok(helene),
       getCustomerHistory: () =>
-        ok({
-          customerId: helene.uuid,
-          sales: [
-            {
-              uuid: 'sale_1',
-              number: 'V-2026-001',
-              date: '2026-02-01T10:00:00.000Z',
-              status: 'completed',
-              shopId: null,
-              totalInclTax: 499.9,
-              currency: 'EUR',
-            },
-            {
-              uuid: 'sale_2',
-              number: 'V-2026-002',
-              date: '2026-02-02T10:00:00.000Z',
-              status: 'partially_paid',
-              shopId: null,
-              totalInclTax: 499.9,
-              currency: 'EUR',
-            },
-          ],
-          sav: [
-            {
-              uuid: 'sav_1',
-              number: 'SAV-12',
-              date: '2026-02-03T10:00:00.000Z',
-              status: 'in_repair',
-              shopId: null,
-              totalInclTax: null,
-              currency: 'EUR',
-            },
-          ],
-        }),
+        ok(
+          asView('customerHistory', {
+            customerId: helene.id,
+            sales: [
+              {
+                uuid: 'sale_1',
+                number: 'V-2026-001',
+                date: '2026-02-01T10:00:00.000Z',
+                status: 'completed',
+                shopId: null,
+                totalInclTax: 499.9,
+                currency: 'EUR',
+              },
+              {
+                uuid: 'sale_2',
+                number: 'V-2026-002',
+                date: '2026-02-02T10:00:00.000Z',
+                status: 'partially_paid',
+                shopId: null,
+                totalInclTax: 499.9,
+                currency: 'EUR',
+              },
+            ],
+            sav: [
+              {
+                uuid: 'sav_1',
+                number: 'SAV-12',
+                date: '2026-02-03T10:00:00.000Z',
+                status: 'in_repair',
+                shopId: null,
+                totalInclTax: null,
+                currency: 'EUR',
+              },
+            ],
+          }),
+        ),
       getSavLog: () =>
         ok({
           data: [
-            { at: '2026-02-03T10:00:00.000Z', status: 'in_repair', message: 'Pièce commandée' },
+            asView('savLogEntry', {
+              at: '2026-02-03T10:00:00.000Z',
+              status: 'in_repair',
+              message: 'Pièce commandée',
+            }),
           ],
-          pagination: { page: 1, limit: 100, total: 1, hasNextPage: false },
+          hasNextPage: false,
         }),
     },
   });
@@ -338,8 +343,8 @@ test('"Use this card" opens the gift-card screen on that card, looked up; no but
               giftCardId: null,
             },
             { ...credit, id: 'c3', type: 'credit_note', label: 'AV-1', giftCardId: null },
-          ],
-          pagination: { page: 1, limit: 50, total: 3, hasNextPage: false },
+          ].map(asCredit),
+          hasNextPage: false,
         }),
     },
   });

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test } from 'vitest';
 import type { CachedGiftCard } from '../../../shared/ipc/gift-cards.ts';
 import { GiftCardScreen } from '../../../renderer/screens/GiftCardScreen.tsx';
-import { debit, giftCard } from '../support/fixtures.ts';
+import { debit, giftCard, serviceCard } from '../support/fixtures.ts';
 import { fail, ok } from '../support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
 
@@ -25,6 +25,7 @@ const cached = (overrides: Partial<CachedGiftCard> = {}): CachedGiftCard => ({
   balance: 4.5,
   expiresOn: null,
   asOf: '2026-11-23T09:15:00.000Z',
+  debitable: true,
   ...overrides,
 });
 
@@ -99,7 +100,7 @@ test('a debit over the balance read is refused with both figures', async () => {
 
 test('an expired card: Debit disabled, with the reason', async () => {
   rendered = await renderKiosk(<GiftCardScreen />, {
-    handlers: { getGiftCard: () => ok({ ...giftCard, status: 'expired' as const }) },
+    handlers: { getGiftCard: () => ok(serviceCard({ status: 'expired', debitable: false })) },
   });
   await findCard(['5']);
   expect(screen.getByRole('button', { name: 'Debit €5.00' })).toHaveProperty('disabled', true);

@@ -4,7 +4,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import type { IpcResult } from '../../../shared/ipc/errors.ts';
 import type { DebitGiftCardReply } from '../../../shared/ipc/gift-cards.ts';
 import { GiftCardScreen } from '../../../renderer/screens/GiftCardScreen.tsx';
-import { debit, giftCard, outboxSummary } from '../support/fixtures.ts';
+import { debit, giftCard, serviceCard, outboxSummary } from '../support/fixtures.ts';
 import { fail, ok } from '../support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
 
@@ -48,7 +48,7 @@ test('the card shows its masked number and the balance the service computed', as
 test('applied: the new balance, and the card read again from the service', async () => {
   let reads = 0;
   rendered = await renderKiosk(<GiftCardScreen />, {
-    handlers: { getGiftCard: () => ok({ ...giftCard, balance: reads++ === 0 ? 114.5 : 94.5 }) },
+    handlers: { getGiftCard: () => ok(serviceCard({ balance: reads++ === 0 ? 114.5 : 94.5 })) },
   });
   const user = await debitWithKeypad(['2', '0']);
   expect(screen.getByLabelText('Amount to debit')).toHaveProperty('value', '20');

@@ -1,6 +1,4 @@
 import type { Customer } from '../../../shared/api/customers.ts';
-import type { GiftCard } from '../../../shared/api/gift-cards.ts';
-import type { Shop } from '../../../shared/api/referentials.ts';
 import type {
   CatalogStatus,
   GetProductReply,
@@ -9,8 +7,19 @@ import type {
 } from '../../../shared/ipc/catalog.ts';
 import type { MessageName, ReplyOf, RequestOf } from '../../../shared/ipc/contract.ts';
 import type { IpcResult } from '../../../shared/ipc/errors.ts';
-import type { DebitView, OutboxSummaryReply } from '../../../shared/ipc/gift-cards.ts';
+import type {
+  DebitView,
+  OutboxSummaryReply,
+  ServiceGiftCard,
+} from '../../../shared/ipc/gift-cards.ts';
 import type { PrintJob } from '../../../shared/ipc/printing.ts';
+import type { CreditEntry, CustomerEntry, ShopEntry } from '../../../shared/ipc/records.ts';
+import {
+  type RecordKind,
+  defaultProfile,
+  statusIn,
+  viewOf,
+} from '../../../shared/profile/index.ts';
 import type {
   KioskSettings,
   KioskSettingsChanges,
@@ -20,9 +29,26 @@ import type {
 
 /** Sample records shaped by the contract's types, so a contract change breaks these first. */
 
+/**
+ * A service record (the sandbox's shape) as main hands it to the screens: read through the
+ * default integration profile, exactly as `electron/kiosk/record-views.ts` does.
+ */
+export const asView = <K extends RecordKind>(kind: K, raw: unknown) =>
+  viewOf(defaultProfile, kind, raw);
+
+export const asCredit = (raw: unknown): CreditEntry => {
+  const view = asView('credit', raw);
+  return { ...view, isGiftCard: statusIn(defaultProfile.statuses.creditIsGiftCard, view.type) };
+};
+
+const asShop = (raw: { readonly id: string }): ShopEntry => ({
+  ...asView('shop', raw),
+  id: raw.id,
+});
+
 export const NOW = '2026-03-14T10:00:00.000Z';
 
-export const shops: Shop[] = [
+export const shops: ShopEntry[] = [
   { id: 'shop_lyon', name: 'Lyon Part-Dieu', shortName: 'LYON', city: 'Lyon', postalCode: '69003' },
   {
     id: 'shop_paris',
@@ -31,7 +57,7 @@ export const shops: Shop[] = [
     city: 'Paris',
     postalCode: '75004',
   },
-];
+].map(asShop);
 
 export const status: KioskStatus = {
   connectivity: 'online',
@@ -119,7 +145,7 @@ const statuses = [
 
 export function item(
   index: number,
-  shop: Shop | null,
+  shop: ShopEntry | null,
   status: (typeof statuses)[number] = 'available',
 ): ShopAvailability['items'][number] {
   return {
@@ -192,8 +218,8 @@ export function customer(
   firstName: string,
   lastName: string,
   contact = true,
-): Customer {
-  return {
+): CustomerEntry {
+  const raw: Customer = {
     uuid,
     typeCustomer: 'individual',
     firstName,
@@ -218,18 +244,30 @@ export function customer(
         }
       : {}),
   };
+  return { ...asView('customer', raw), id: uuid, isCompany: false };
 }
 
-export const giftCard: GiftCard = {
-  id: 'gift_card_1',
-  maskedNumber: '**** **** **** 4821',
-  status: 'active',
-  initialAmount: 150,
-  balance: 114.5,
-  currency: 'EUR',
-  expiresOn: '2027-01-31',
-  createdAt: '2025-01-31T10:00:00.000Z',
-};
+/** A card as main hands it to the screen: read through the integration profile. */
+export function serviceCard(overrides: Partial<ServiceGiftCard> = {}): ServiceGiftCard {
+  return {
+    source: 'service',
+    id: 'gift_card_1',
+    maskedNumber: '**** **** **** 4821',
+    status: 'active',
+    balance: 114.5,
+    currency: 'EUR',
+    expiresOn: '2027-01-31',
+    usages: null,
+    otherFields: [
+      { name: 'initialAmount', value: 150 },
+      { name: 'createdAt', value: '2025-01-31T10:00:00.000Z' },
+    ],
+    debitable: true,
+    ...overrides,
+  };
+}
+
+export const giftCard = serviceCard();
 
 export function debit(overrides: Partial<DebitView> = {}): DebitView {
   return {
@@ -295,18 +333,23 @@ export const defaultReplies: Replies = {
   listShops: () => ok({ source: 'mirror', shops }),
   getSyncStatus: () => ok(catalogStatus),
   syncNow: () => ok({ started: true, joined: false }),
-  searchCustomers: () =>
-    ok({ data: [], pagination: { page: 1, limit: 20, total: 0, hasNextPage: false } }),
+  searchCustomers: () => ok({ data: [], hasNextPage: false }),
   getCustomer: (request) => ok(customer(request.customerId, 'Hélène', 'Lefèvre')),
   getCustomerHistory: (request) =>
-    ok({ customerId: request.customerId, sales: [], sav: [], orders: [], credits: [] }),
-  listCustomerCredits: () =>
-    ok({ data: [], pagination: { page: 1, limit: 50, total: 0, hasNextPage: false } }),
+    ok(
+      asView('customerHistory', {
+        customerId: request.customerId,
+        sales: [],
+        sav: [],
+        orders: [],
+        credits: [],
+      }),
+    ),
+  listCustomerCredits: () => ok({ data: [], hasNextPage: false }),
   getSale: () => ({ ok: false, error: { code: 'TEST_NOT_STUBBED', message: 'getSale' } }),
   getInvoice: () => ({ ok: false, error: { code: 'TEST_NOT_STUBBED', message: 'getInvoice' } }),
   getSav: () => ({ ok: false, error: { code: 'TEST_NOT_STUBBED', message: 'getSav' } }),
-  getSavLog: () =>
-    ok({ data: [], pagination: { page: 1, limit: 100, total: 0, hasNextPage: false } }),
+  getSavLog: () => ok({ data: [], hasNextPage: false }),
   getGiftCard: () => ok(giftCard),
   debitGiftCard: (request) =>
     ok({

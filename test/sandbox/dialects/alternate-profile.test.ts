@@ -63,6 +63,7 @@ beforeAll(async () => {
   expect(receipt.status).toBe(200);
   add('debitReceipt', receipt.body);
 
+  add('ping', await get('/v1/ping'));
   const card = await get(`/v1/gift-cards/${demoGiftCards.active}?include=usages`);
   add('giftCard', card);
   add('giftCardUsage', ...(card['movements'] as unknown[]));

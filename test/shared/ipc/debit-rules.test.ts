@@ -5,6 +5,8 @@ import { RecordId } from '../../../shared/ipc/common.ts';
 import {
   CallerDebitReference,
   DebitGiftCardRequest,
+  DebitReply,
+  GiftCardLookup,
   MAX_DEBIT_REFERENCE_LENGTH,
 } from '../../../shared/ipc/gift-cards.ts';
 
@@ -89,5 +91,66 @@ describe('a debit amount', () => {
 
   it('is the rule of the IPC message', () => {
     expect(DebitGiftCardRequest.shape.amount).toBe(DebitAmount);
+  });
+});
+
+describe('a gift card look-up', () => {
+  const view = {
+    id: 'gift_card_1',
+    otherFields: [{ name: 'brand', value: 'Noël' }],
+    maskedNumber: null,
+    status: 'ACTIVE',
+    balance: 25.5,
+    currency: null,
+    expiresOn: null,
+    usages: null,
+  };
+
+  it('from the service: the card read through the profile, with whether it may be debited', () => {
+    expect(GiftCardLookup.parse({ ...view, source: 'service', debitable: true })).toMatchObject({
+      source: 'service',
+      balance: 25.5,
+    });
+    expect(GiftCardLookup.safeParse({ ...view, source: 'service' }).success).toBe(false);
+    expect(
+      GiftCardLookup.safeParse({ ...view, source: 'service', id: null, debitable: null }).success,
+    ).toBe(false);
+    // A field of the service's own is in otherFields, never beside the view's.
+    expect(
+      GiftCardLookup.safeParse({ ...view, source: 'service', debitable: true, brand: 'x' }).success,
+    ).toBe(false);
+  });
+
+  it('from the cache: the last read, with whether it may be debited', () => {
+    const cached = {
+      source: 'cache',
+      id: 'gift_card_1',
+      maskedNumber: null,
+      status: null,
+      balance: null,
+      expiresOn: null,
+      asOf: null,
+      debitable: null,
+    };
+    expect(GiftCardLookup.parse(cached)).toEqual(cached);
+    expect(GiftCardLookup.safeParse({ ...cached, debitable: undefined }).success).toBe(false);
+  });
+});
+
+describe("a debit's reply", () => {
+  it("is a view of the receipt or of the usage, never the service's own shape", () => {
+    expect(
+      DebitReply.parse({ kind: 'receipt', receipt: { id: null, otherFields: [], balance: 12 } }),
+    ).toMatchObject({ receipt: { balance: 12 } });
+    expect(
+      DebitReply.safeParse({
+        kind: 'usage',
+        usage: { id: null, otherFields: [], reference: 'kiosk/1', amount: 2, at: null },
+      }).success,
+    ).toBe(true);
+    expect(
+      DebitReply.safeParse({ kind: 'receipt', receipt: { id: 'r1', balance: 12, amount: 2 } })
+        .success,
+    ).toBe(false);
   });
 });

@@ -26,7 +26,7 @@ const lookup = async (request: RequestOf<'getGiftCard'>) =>
 it('unreachable, a card read earlier comes back as of its read; one never read, as unknown', async () => {
   const online = await lookup({ giftCardId: demoGiftCards.active, include: ['customer'] });
   if (!online.ok) throw new Error(JSON.stringify(online));
-  expect('source' in online.value).toBe(false);
+  expect(online.value.source).toBe('service');
 
   fixture.sandbox.control!.addFault({ kind: 'reset' });
   const offline = await lookup({ giftCardId: demoGiftCards.active });
@@ -39,6 +39,7 @@ it('unreachable, a card read earlier comes back as of its read; one never read, 
     balance: online.value.balance,
     expiresOn: online.value.expiresOn,
     asOf: expect.any(String),
+    debitable: true,
   });
   expect(await lookup({ giftCardId: demoGiftCards.inactive })).toEqual({
     ok: true,
@@ -50,6 +51,7 @@ it('unreachable, a card read earlier comes back as of its read; one never read, 
       balance: null,
       expiresOn: null,
       asOf: null,
+      debitable: null,
     },
   });
   // Nothing of the customer was kept.

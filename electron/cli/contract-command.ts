@@ -1,0 +1,166 @@
+import { writeFile } from 'node:fs/promises';
+import type { ContractReport, ValueReport } from '../../shared/profile/index.ts';
+import { ContractDocumentError, checkContract, importContract } from '../contract/index.ts';
+import { connectApi } from './api-connection.ts';
+import {
+  CommandError,
+  type CommandLine,
+  type Io,
+  exitCodes,
+  loggerFor,
+  parseFlags,
+  profileOf,
+  runCommand,
+} from './command.ts';
+
+/**
+ * `kioskctl contract`: how the configured Commerce API answers what the kiosk reads (`check`),
+ * and how the vendor's own contract document differs from the kiosk's assumptions (`import`).
+ * The integrator's loop: import, check, adjust the profile, check again.
+ */
+
+export const contractExitCodes = {
+  ...exitCodes,
+  /** check: a value the kiosk needs does not resolve with this profile. */
+  incomplete: 9,
+  /** import: the vendor's document differs from what the kiosk assumes. */
+  differs: 10,
+} as const;
+
+export const contractUsage = `usage:
+  kioskctl [global flags] contract check [--json]
+      calls every read operation the kiosk uses (ids from the list routes, nothing written) and
+      says, for each value the integration profile reads, where it was found or why not
+  kioskctl [global flags] contract import <vendor-openapi.json|yaml> [--write-profile <file>] [--json]
+      compares the vendor's OpenAPI 3.0 document with the kiosk's assumptions; --write-profile
+      writes a profile derived from it, every value it could not decide marked "?"
+
+The profile is --profile <file>, else KIOSK_API_PROFILE, else the default (the sandbox's shapes).
+
+exit codes: 0 everything the kiosk needs resolves / no difference, 2 refused locally,
+            3 API error, 4 network, 9 CONTRACT_INCOMPLETE (check), 10 CONTRACT_DIFFERS (import)
+`;
+
+export interface ContractCommandContext {
+  readonly io: Io;
+}
+
+const options = {
+  json: { type: 'boolean' },
+  'write-profile': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export function runContractCommand(
+  argv: readonly string[],
+  context: ContractCommandContext,
+): Promise<number> {
+  return runCommand(argv, context.io, (line) => run(line, context.io));
+}
+
+async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
+  const { values, positionals } = parseFlags(args, options, 'kioskctl contract --help');
+  if (values.help) {
+    io.stdout(contractUsage);
+    return exitCodes.ok;
+  }
+  const [command, ...rest] = positionals;
+  const profile = profileOf(globals, io.env);
+  switch (command) {
+    case 'check': {
+      if (rest.length > 0) throw new CommandError('USAGE', `unexpected argument "${rest[0]}"`);
+      if (values['write-profile'] !== undefined)
+        throw new CommandError('USAGE', '--write-profile is for contract import');
+      const client = await connectApi(globals, io.env, {
+        logger: loggerFor(globals, io, 'kioskctl.contract'),
+      });
+      try {
+        const report = await checkContract(client, profile);
+        io.stdout(values.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+        if (!report.ok) {
+          io.stderr(
+            `${JSON.stringify({ error: { code: 'CONTRACT_INCOMPLETE', message: `not found with profile "${profile.name}": ${report.missingNeeded.join(', ')}` } })}\n`,
+          );
+        }
+        return report.ok ? exitCodes.ok : contractExitCodes.incomplete;
+      } finally {
+        client.close();
+      }
+    }
+    case 'import': {
+      const [document, ...extra] = rest;
+      if (document === undefined)
+        throw new CommandError('USAGE', 'missing the vendor document: contract import <file>');
+      if (extra.length > 0) throw new CommandError('USAGE', `unexpected argument "${extra[0]}"`);
+      const result = await importContract(document, profile).catch((error: unknown) => {
+        if (error instanceof ContractDocumentError)
+          throw new CommandError(error.code, error.message);
+        throw error;
+      });
+      const target = values['write-profile'];
+      if (target !== undefined)
+        await writeFile(target, `${JSON.stringify(result.profile, null, 2)}\n`);
+      io.stdout(
+        values.json
+          ? `${JSON.stringify({ differences: result.differences, undecided: result.undecided })}\n`
+          : formatDifferences(result.differences, result.undecided, target),
+      );
+      return result.differences.length === 0 ? exitCodes.ok : contractExitCodes.differs;
+    }
+    default:
+      throw new CommandError(
+        'USAGE',
+        command === undefined
+          ? 'missing contract command: check or import (kioskctl contract --help)'
+          : `unknown contract command "${command}" (check, import)`,
+      );
+  }
+}
+
+function formatReport(report: ContractReport): string {
+  const lines = [`profile: ${report.profileName}   checked at ${report.checkedAt}`, ''];
+  for (const operation of report.operations) {
+    const status = operation.status === null ? '-' : String(operation.status);
+    lines.push(
+      `${operation.operationId.padEnd(22)} ${status.padEnd(4)} ${operation.outcome}${operation.note ? `  (${operation.note})` : ''}`,
+    );
+    for (const value of operation.values) lines.push(`    ${formatValue(value)}`);
+    if (operation.unusedFields.length > 0)
+      lines.push(`    not used by the profile: ${operation.unusedFields.join(', ')}`);
+  }
+  lines.push('');
+  lines.push(
+    report.ok
+      ? 'everything the kiosk needs resolves'
+      : `MISSING (the kiosk needs them): ${report.missingNeeded.join(', ')}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function formatValue(value: ValueReport): string {
+  const name = `${value.record}.${value.field}${value.needed ? ' *' : ''}`.padEnd(30);
+  const where =
+    value.status === 'found'
+      ? `${value.path} (${value.typeFound})`
+      : value.status === 'wrong-type'
+        ? `${value.path} is ${value.typeFound}`
+        : '';
+  const suggestions = value.suggestions.length > 0 ? `  try: ${value.suggestions.join(', ')}` : '';
+  return `${name} ${value.status.padEnd(12)} ${where}${suggestions}`.trimEnd();
+}
+
+function formatDifferences(
+  differences: readonly { readonly where: string; readonly message: string }[],
+  undecided: readonly string[],
+  written: string | undefined,
+): string {
+  const lines =
+    differences.length === 0
+      ? ['no difference between the vendor contract and what the kiosk assumes']
+      : differences.map((difference) => `${difference.where}: ${difference.message}`);
+  if (written !== undefined) {
+    lines.push('', `profile written to ${written}`);
+    if (undecided.length > 0) lines.push(`to decide by hand (marked "?"): ${undecided.join(', ')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

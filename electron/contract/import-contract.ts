@@ -1,0 +1,326 @@
+import { dereference } from '@readme/openapi-parser';
+import { buildOpenApiDocument } from '../../shared/api/openapi.ts';
+import { type OperationName, operations } from '../../shared/api/operations.ts';
+import {
+  type FieldSpec,
+  type IntegrationProfile,
+  type RecordKind,
+  UNDECIDED,
+  type ValueType,
+  locationOf,
+  recordKinds,
+} from '../../shared/profile/index.ts';
+
+/**
+ * `kioskctl contract import`: the vendor's OpenAPI 3.0 document (the spec's priority source)
+ * against what the kiosk assumes: its operations and their query parameters (the project's own
+ * contract document), the debit body and every record the profile reads. A maintained parser
+ * reads and dereferences the document; the comparison and the derived profile are ours.
+ */
+
+export interface ContractDifference {
+  /** `GET /v1/sales`, `debit body`, `giftCard.balance`... */
+  readonly where: string;
+  readonly message: string;
+}
+
+export interface ImportResult {
+  readonly differences: ContractDifference[];
+  /** A profile derived from the document: the current one's choices where the document allows them. */
+  readonly profile: IntegrationProfile;
+  /** `record.field` (and settings) the document could not decide: marked "?" in the profile. */
+  readonly undecided: string[];
+}
+
+type Schema = {
+  readonly type?: string;
+  readonly format?: string;
+  readonly properties?: Readonly<Record<string, Schema>>;
+  readonly items?: Schema;
+  readonly allOf?: readonly Schema[];
+  readonly enum?: readonly unknown[];
+  readonly required?: readonly string[];
+};
+type OperationObject = {
+  readonly operationId?: string;
+  readonly parameters?: readonly {
+    readonly name: string;
+    readonly in: string;
+    readonly required?: boolean;
+  }[];
+  readonly requestBody?: { readonly content?: Record<string, { readonly schema?: Schema }> };
+  readonly responses?: Record<
+    string,
+    { readonly content?: Record<string, { readonly schema?: Schema }> }
+  >;
+};
+type Document = {
+  readonly openapi?: unknown;
+  readonly paths?: Record<string, Record<string, OperationObject>>;
+};
+
+/** Where each record kind the profile reads comes from: the operation, and `data[]` for a list. */
+const recordSources: readonly [RecordKind, OperationName, 'record' | 'list'][] = [
+  ['ping', 'ping', 'record'],
+  ['shop', 'listShops', 'list'],
+  ['category', 'listCategories', 'list'],
+  ['productType', 'listProductTypes', 'list'],
+  ['characteristic', 'listCharacteristics', 'list'],
+  ['sale', 'getSale', 'record'],
+  ['invoice', 'getSaleInvoice', 'record'],
+  ['sav', 'getSav', 'record'],
+  ['savLogEntry', 'getSavLog', 'list'],
+  ['customer', 'getCustomer', 'record'],
+  ['credit', 'listCustomerCredits', 'list'],
+  ['customerHistory', 'getCustomerHistory', 'record'],
+  ['giftCard', 'getGiftCard', 'record'],
+  ['debitReceipt', 'debitGiftCard', 'record'],
+];
+
+export async function importContract(
+  source: string,
+  current: IntegrationProfile,
+): Promise<ImportResult> {
+  let vendor: Document;
+  try {
+    vendor = (await dereference(source)) as Document;
+  } catch (error) {
+    throw new ContractDocumentError(source, error instanceof Error ? error.message : String(error));
+  }
+  if (typeof vendor.openapi !== 'string' || !vendor.openapi.startsWith('3.') || !vendor.paths)
+    throw new ContractDocumentError(
+      source,
+      'not an OpenAPI 3 document (no "openapi": "3.x" and paths)',
+    );
+  const ours = (await dereference(structuredClone(buildOpenApiDocument()) as never)) as Document;
+  const differences: ContractDifference[] = [];
+  const undecided: string[] = [];
+
+  // ---- operations and their query parameters ----
+  for (const operation of Object.values(operations)) {
+    const where = `${operation.method} ${operation.path}`;
+    const theirs = vendor.paths?.[operation.path]?.[operation.method.toLowerCase()];
+    if (theirs === undefined) {
+      differences.push({ where, message: 'not in the vendor contract' });
+      continue;
+    }
+    const mine = ours.paths?.[operation.path]?.[operation.method.toLowerCase()];
+    const queryOf = (o: OperationObject | undefined) =>
+      (o?.parameters ?? []).filter((p) => p.in === 'query');
+    const theirNames = new Set(queryOf(theirs).map((p) => p.name));
+    const myNames = new Set(queryOf(mine).map((p) => p.name));
+    const unknown = [...myNames].filter((name) => !theirNames.has(name));
+    if (unknown.length > 0)
+      differences.push({
+        where,
+        message: `the kiosk assumes query parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the contract declares ${[...theirNames].join(', ') || 'none'}`,
+      });
+    for (const parameter of queryOf(theirs))
+      if (parameter.required && !myNames.has(parameter.name))
+        differences.push({ where, message: `requires query parameter ${parameter.name}` });
+  }
+
+  // ---- the records the profile reads, and a profile derived from the document ----
+  const records: Record<string, Record<string, unknown>> = {};
+  const schemas = new Map<RecordKind, Schema>();
+  for (const [kind, operationId, shape] of recordSources) {
+    const operation = operations[operationId];
+    const reply = replySchema(vendor.paths?.[operation.path]?.[operation.method.toLowerCase()]);
+    const schema = shape === 'list' ? at(reply, 'data')?.items : reply;
+    if (schema !== undefined) schemas.set(kind, schema);
+  }
+  const derive = (kind: RecordKind, schema: Schema) => {
+    const fields: Record<string, unknown> = {};
+    for (const [field, spec] of Object.entries(recordKinds[kind].fields) as [string, FieldSpec][]) {
+      const assumed = locationOf(current, kind, field);
+      if (assumed !== null && !assumed.some((path) => fits(at(schema, path), spec.type)))
+        differences.push({
+          where: `${kind}.${field}`,
+          message: `the profile reads ${assumed.join(' | ')}; the contract has no ${spec.type} there`,
+        });
+      const chosen = choosePath(schema, field, spec, assumed);
+      if (chosen === undefined) undecided.push(`${kind}.${field}`);
+      fields[field] = chosen ?? UNDECIDED;
+      if (spec.type === 'list' && chosen !== undefined) {
+        const items = at(schema, chosen)?.items;
+        if (items !== undefined && !schemas.has(spec.of as RecordKind))
+          schemas.set(spec.of as RecordKind, items);
+      }
+    }
+    records[kind] = fields;
+  };
+  // Parents first: their lists give the schemas of the nested kinds.
+  for (const [kind] of recordSources) {
+    const schema = schemas.get(kind);
+    if (schema === undefined) {
+      differences.push({ where: kind, message: 'no reply schema in the contract' });
+      continue;
+    }
+    derive(kind, schema);
+  }
+  for (const kind of Object.keys(recordKinds) as RecordKind[]) {
+    const schema = schemas.get(kind);
+    if (records[kind] === undefined && schema !== undefined) derive(kind, schema);
+  }
+
+  // ---- the debit body ----
+  const debitOperation = operations.debitGiftCard;
+  const body = requestSchema(
+    vendor.paths?.[debitOperation.path]?.[debitOperation.method.toLowerCase()],
+  );
+  const template = current.giftCardDebit.body;
+  const bodyLeaves = leaves(body);
+  for (const [value, path] of Object.entries(template) as [string, string | null][]) {
+    if (path !== null && !bodyLeaves.has(path))
+      differences.push({
+        where: 'debit body',
+        message: `the profile puts ${value} at ${path}; the contract's body has no ${path}`,
+      });
+  }
+  const pick = (names: readonly string[], type: 'number' | 'string') =>
+    [...bodyLeaves.keys()].find(
+      (path) => names.includes(lastSegment(path)) && bodyLeaves.get(path) === type,
+    ) ?? null;
+  const amount = pick(['amount', 'value', 'sum'], 'number');
+  if (amount === null) undecided.push('giftCardDebit.body.amount');
+  const derivedBody = {
+    amount: amount ?? UNDECIDED,
+    currency: pick(['currency', 'currencyCode'], 'string'),
+    reference: pick(
+      ['reference', 'memo', 'comment', 'label', 'note', 'externalReference'],
+      'string',
+    ),
+    shopId: pick(['shopId', 'storeId', 'shop', 'store'], 'string'),
+  };
+
+  // ---- parameter names and status words ----
+  const listParameters = new Set(
+    Object.values(operations)
+      .filter((operation) => operation.pagination === 'list')
+      .flatMap((operation) =>
+        (vendor.paths?.[operation.path]?.[operation.method.toLowerCase()]?.parameters ?? [])
+          .filter((p) => p.in === 'query')
+          .map((p) => p.name),
+      ),
+  );
+  const parameter = (names: readonly string[]) =>
+    names.find((name) => listParameters.has(name)) ?? null;
+  const words = (kind: RecordKind, field: string, pattern: RegExp, fallback: readonly string[]) => {
+    const path = records[kind]?.[field];
+    const values = typeof path === 'string' ? (at(schemas.get(kind), path)?.enum ?? []) : [];
+    const matching = values.filter((v): v is string => typeof v === 'string' && pattern.test(v));
+    if (values.length === 0) return [...fallback];
+    if (matching.length === 0) undecided.push(`statuses of ${kind}.${field}`);
+    return matching.length > 0 ? matching : [UNDECIDED];
+  };
+
+  const profile = {
+    $schema: current.$schema,
+    profileVersion: 1,
+    name: `derived from ${lastSegment(source.replaceAll('/', '.'))}`,
+    records,
+    statuses: {
+      giftCardDebitable: words(
+        'giftCard',
+        'status',
+        /^(active|valid|open|enabled)$/i,
+        current.statuses.giftCardDebitable,
+      ),
+      creditIsGiftCard: words('credit', 'type', /gift/i, current.statuses.creditIsGiftCard),
+      customerIsCompany: words(
+        'customer',
+        'customerType',
+        /company|business|professional|corporate/i,
+        current.statuses.customerIsCompany,
+      ),
+    },
+    giftCardDebit: { body: derivedBody },
+    parameters: {
+      ...current.parameters,
+      page: parameter(['page', 'pageNumber', 'pageIndex', 'p']),
+      limit: parameter(['limit', 'pageSize', 'perPage', 'size']),
+    },
+    scan: current.scan,
+  } as IntegrationProfile;
+  return { differences, profile, undecided };
+}
+
+export class ContractDocumentError extends Error {
+  override readonly name = 'ContractDocumentError';
+  readonly code = 'CONTRACT_DOCUMENT_INVALID';
+  constructor(source: string, reason: string) {
+    super(`CONTRACT_DOCUMENT_INVALID: ${source}: ${reason}`);
+  }
+}
+
+function replySchema(operation: OperationObject | undefined): Schema | undefined {
+  return operation?.responses?.['200']?.content?.['application/json']?.schema;
+}
+
+function requestSchema(operation: OperationObject | undefined): Schema | undefined {
+  return operation?.requestBody?.content?.['application/json']?.schema;
+}
+
+/** The properties of a schema, `allOf` merged. */
+function propertiesOf(schema: Schema | undefined): Record<string, Schema> {
+  if (schema === undefined) return {};
+  return Object.assign({}, ...(schema.allOf ?? []).map(propertiesOf), schema.properties ?? {});
+}
+
+/** The schema at a dotted path. */
+function at(schema: Schema | undefined, path: string): Schema | undefined {
+  let node = schema;
+  for (const segment of path.split('.')) node = propertiesOf(node)[segment];
+  return node;
+}
+
+/** Every scalar leaf path of a schema (nested objects followed, arrays not) and its type. */
+function leaves(schema: Schema | undefined, prefix = '', depth = 0): Map<string, string> {
+  const found = new Map<string, string>();
+  if (depth > 4) return found;
+  for (const [name, child] of Object.entries(propertiesOf(schema))) {
+    const path = prefix === '' ? name : `${prefix}.${name}`;
+    const type = child.type ?? (child.allOf ? 'object' : undefined);
+    if (type === 'object') for (const entry of leaves(child, path, depth + 1)) found.set(...entry);
+    else if (type !== undefined) found.set(path, type === 'integer' ? 'number' : type);
+  }
+  return found;
+}
+
+function fits(schema: Schema | undefined, type: ValueType | 'list'): boolean {
+  if (schema === undefined) return false;
+  switch (type) {
+    case 'list':
+      return schema.type === 'array';
+    case 'money':
+      return schema.type === 'number' || schema.type === 'integer';
+    case 'integer':
+      return schema.type === 'integer';
+    case 'boolean':
+      return schema.type === 'boolean';
+    default:
+      return schema.type === 'string';
+  }
+}
+
+/** The current profile's path where the document has it, else the field's name, else a synonym. */
+function choosePath(
+  schema: Schema,
+  field: string,
+  spec: FieldSpec,
+  assumed: readonly string[] | null,
+): string | undefined {
+  const fitting = (path: string) => fits(at(schema, path), spec.type);
+  const kept = assumed?.find(fitting);
+  if (kept !== undefined) return kept;
+  if (fitting(field)) return field;
+  const paths =
+    spec.type === 'list' ? Object.keys(propertiesOf(schema)) : [...leaves(schema).keys()];
+  for (const name of [field, ...(spec.synonyms ?? [])]) {
+    const match = paths.find((path) => lastSegment(path) === name && fitting(path));
+    if (match !== undefined) return match;
+  }
+  return undefined;
+}
+
+const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { IntegrationProfile, defaultProfile } from '../../shared/profile/index.ts';
+
+/**
+ * Loads the integration profile in force: `--profile` (kioskctl), else `KIOSK_API_PROFILE`, else
+ * the path an administrator saved in setup, else the default (the sandbox's dialect). A file that
+ * is missing or wrong is refused with a typed error naming the file and the first problem: the
+ * kiosk must not guess how a service shapes its records.
+ */
+
+export type ProfileErrorCode = 'PROFILE_NOT_FOUND' | 'PROFILE_INVALID';
+
+export class ProfileError extends Error {
+  override readonly name = 'ProfileError';
+  readonly code: ProfileErrorCode;
+  readonly path: string;
+
+  constructor(code: ProfileErrorCode, path: string, message: string) {
+    super(`${code}: ${path}: ${message}`);
+    this.code = code;
+    this.path = path;
+  }
+}
+
+/** Profiles are small; a bigger file is not one. */
+const MAX_PROFILE_BYTES = 1024 * 1024;
+
+export function loadProfileFile(path: string): IntegrationProfile {
+  let text: string;
+  try {
+    const bytes = readFileSync(path);
+    if (bytes.length > MAX_PROFILE_BYTES)
+      throw new ProfileError('PROFILE_INVALID', path, 'larger than 1 MiB: not a profile');
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    if (error instanceof ProfileError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR')
+      throw new ProfileError('PROFILE_NOT_FOUND', path, 'no such file');
+    throw new ProfileError('PROFILE_INVALID', path, (error as Error).message);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ProfileError('PROFILE_INVALID', path, `not JSON (${(error as Error).message})`);
+  }
+  const result = IntegrationProfile.safeParse(json);
+  if (result.success) return result.data;
+  const [first] = result.error.issues;
+  const where = first?.path.map(String).join('.') ?? '';
+  const more =
+    result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more)` : '';
+  throw new ProfileError(
+    'PROFILE_INVALID',
+    path,
+    `${where === '' ? '' : `${where}: `}${first?.message ?? 'invalid'}${more}`,
+  );
+}
+
+export type ProfileSource = 'flag' | 'environment' | 'settings' | 'default';
+
+export interface LoadedProfile {
+  readonly profile: IntegrationProfile;
+  readonly source: ProfileSource;
+  /** The file it came from; null for the default. */
+  readonly path: string | null;
+}
+
+export function loadProfile(where: {
+  readonly flag?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly settingsPath?: string | null | undefined;
+}): LoadedProfile {
+  const candidates: [ProfileSource, string | null | undefined][] = [
+    ['flag', where.flag],
+    ['environment', where.env?.['KIOSK_API_PROFILE']],
+    ['settings', where.settingsPath],
+  ];
+  for (const [source, path] of candidates) {
+    if (path === undefined || path === null || path === '') continue;
+    return { profile: loadProfileFile(path), source, path };
+  }
+  return { profile: defaultProfile, source: 'default', path: null };
+}
