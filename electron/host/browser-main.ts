@@ -8,7 +8,7 @@
  * else the vault chain as kioskctl reads it (KIOSK_VAULT, KIOSK_PROVISIONED_CREDENTIALS; the OS
  * keychain or a provisioned file: Electron's safeStorage needs Electron); KIOSK_DATA_DIR,
  * KIOSK_PORT (default: a free port), KIOSK_ADMIN_PIN (demo default 0000), KIOSK_SHOP_ID,
- * KIOSK_PRINTER, KIOSK_RENDERER_DIR (default dist/renderer), KIOSK_LOG (a file for the JSON log,
+ * KIOSK_PRINTER, KIOSK_API_PROFILE (the integration profile file), KIOSK_RENDERER_DIR (default dist/renderer), KIOSK_LOG (a file for the JSON log,
  * rotated at KIOSK_LOG_MAX_BYTES, KIOSK_LOG_FILES files kept).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -133,6 +133,7 @@ const services = await createKioskServices({
   ...(adminPin === undefined ? {} : { adminPin }),
   ...(env['KIOSK_SHOP_ID'] ? { shopId: env['KIOSK_SHOP_ID'] } : {}),
   ...(env['KIOSK_PRINTER'] ? { printing: { printer: env['KIOSK_PRINTER'] } } : {}),
+  ...(env['KIOSK_API_PROFILE'] ? { profileFile: env['KIOSK_API_PROFILE'] } : {}),
   logger,
 });
 const host = await startBrowserHost({

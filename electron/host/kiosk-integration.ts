@@ -229,6 +229,7 @@ export async function createKioskIntegration(
     ...(adminPin === undefined ? {} : { adminPin }),
     ...(options.locale === undefined ? {} : { locale: options.locale }),
     ...(options.versions === undefined ? {} : { versions: options.versions }),
+    ...(process.env['KIOSK_API_PROFILE'] ? { profileFile: process.env['KIOSK_API_PROFILE'] } : {}),
     logger,
   });
 

@@ -1,5 +1,5 @@
 import { type KioskSettings, type KioskStatus, localeOfTag } from '../../shared/ipc/status.ts';
-import { type IntegrationProfile, defaultProfile } from '../../shared/profile/index.ts';
+import { ProfileInForce } from '../profile/index.ts';
 import { type CommerceApiClient, createApiClient } from '../api/index.ts';
 import {
   CatalogQueries,
@@ -69,8 +69,11 @@ export interface KioskServicesOptions {
   readonly logger?: Logger;
   /** Health probe period of the connectivity monitor (default 15 s; 0 disables it). */
   readonly connectivityProbeMs?: number;
-  /** How the service shapes what the spec does not show (default: the sandbox's dialect). */
-  readonly profile?: IntegrationProfile;
+  /**
+   * The deployment's integration profile file (KIOSK_API_PROFILE): wins over the one saved in
+   * setup; neither: the default, the sandbox's shapes.
+   */
+  readonly profileFile?: string;
   readonly catalog?: Pick<
     CatalogSyncOptions,
     'fullResyncIntervalMs' | 'changeFeedIntervalMs' | 'pageSize'
@@ -129,6 +132,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
       paperSize: options.printing?.media ?? null,
       apiBaseUrl: runningApiBaseUrl,
       offlineLimits: resolveLimits(options.limits),
+      profilePath: null,
     },
     logger,
   );
@@ -148,8 +152,12 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     retry: outboxClientRetry,
   });
   // Read afresh by every reader of a 'not shown' record: an administrator may switch it.
-  const profile = options.profile ?? defaultProfile;
-  const currentProfile = () => profile;
+  const profiles = new ProfileInForce({
+    environmentPath: options.profileFile,
+    settingsPath: settings.current.profilePath,
+    logger,
+  });
+  const currentProfile = profiles.current;
   // The limits and the shop in force are the settings' (an administrator's, else the defaults).
   const outbox = new Outbox({
     db: database,
@@ -224,7 +232,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
       runningApiBaseUrl,
       sandboxAvailable,
       logger,
-      profile: currentProfile,
+      profiles,
     }),
   };
 

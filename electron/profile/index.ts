@@ -7,3 +7,4 @@ export {
   loadProfile,
   loadProfileFile,
 } from './load-profile.ts';
+export { type ProfileDescription, ProfileInForce } from './profile-in-force.ts';

@@ -408,6 +408,27 @@ export const en = {
   'setup.save': 'Save',
   'setup.limitsLive':
     'New limits apply from the next gift-card debit; debits already accepted stay accepted.',
+  'setup.profile': 'Integration profile',
+  'setup.profileHint':
+    'How your Commerce API shapes what its specification leaves open. Derive one with kioskctl contract import, then check it here.',
+  'setup.profileInUse': 'In use: {name}',
+  'setup.profileFromEnvironment':
+    'Set by the deployment (KIOSK_API_PROFILE): {path}. A file saved here waits until it is removed.',
+  'setup.profileFromSettings': 'From the file {path}',
+  'setup.profileDefault': 'The built-in profile (the demo sandbox’s shapes)',
+  'setup.profileUnusable':
+    'The configured file {path} cannot be used ({message}): the built-in profile is in force.',
+  'setup.profilePath': 'Profile file (absolute path; empty for the built-in one)',
+  'setup.profilePathInvalid':
+    'Give the absolute path of the file, such as /etc/kiosk/profile.json.',
+  'setup.saveProfile': 'Use this profile',
+  'setup.checkService': 'Check the service',
+  'setup.checking': 'Reading the service’s records…',
+  'setup.contractOk': 'Everything the kiosk needs is found with this profile.',
+  'setup.contractMissing':
+    'Not found with this profile: {fields}. Debits are held until it is fixed.',
+  'setup.contractDetails': 'What each operation returned',
+  'setup.contractOperation': '{operation}: {outcome}',
   'setup.test': 'Connection test',
   'setup.runTest': 'Test the connection',
   'setup.testing': 'Testing…',

@@ -414,6 +414,27 @@ export const fr: Catalogue = {
   'setup.save': 'Enregistrer',
   'setup.limitsLive':
     'Les nouvelles limites s’appliquent dès le prochain débit de carte cadeau ; les débits déjà acceptés le restent.',
+  'setup.profile': 'Profil d’intégration',
+  'setup.profileHint':
+    'Comment votre API Commerce présente ce que sa spécification laisse ouvert. Dérivez-en un avec kioskctl contract import, puis vérifiez-le ici.',
+  'setup.profileInUse': 'En service : {name}',
+  'setup.profileFromEnvironment':
+    'Fixé par le déploiement (KIOSK_API_PROFILE) : {path}. Un fichier enregistré ici attend qu’il soit retiré.',
+  'setup.profileFromSettings': 'Depuis le fichier {path}',
+  'setup.profileDefault': 'Le profil intégré (les formes du bac à sable de démonstration)',
+  'setup.profileUnusable':
+    'Le fichier configuré {path} est inutilisable ({message}) : le profil intégré est en service.',
+  'setup.profilePath': 'Fichier de profil (chemin absolu ; vide pour le profil intégré)',
+  'setup.profilePathInvalid':
+    'Indiquez le chemin absolu du fichier, par exemple /etc/kiosk/profile.json.',
+  'setup.saveProfile': 'Utiliser ce profil',
+  'setup.checkService': 'Vérifier le service',
+  'setup.checking': 'Lecture des fiches du service…',
+  'setup.contractOk': 'Tout ce dont la borne a besoin est trouvé avec ce profil.',
+  'setup.contractMissing':
+    'Introuvable avec ce profil : {fields}. Les débits sont retenus jusqu’à correction.',
+  'setup.contractDetails': 'Ce que chaque opération a renvoyé',
+  'setup.contractOperation': '{operation} : {outcome}',
   'setup.test': 'Test de connexion',
   'setup.runTest': 'Tester la connexion',
   'setup.testing': 'Test en cours…',

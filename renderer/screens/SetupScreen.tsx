@@ -5,6 +5,7 @@ import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { KioskSettingsForm } from '../components/KioskSettingsForm.tsx';
 import { OfflineLimitsForm } from '../components/OfflineLimitsForm.tsx';
 import { PinEntry } from '../components/PinEntry.tsx';
+import { ProfileForm } from '../components/ProfileForm.tsx';
 import { ServiceForm } from '../components/ServiceForm.tsx';
 import { useIdle } from '../hooks/use-idle.ts';
 import { useKiosk } from '../hooks/use-store.ts';
@@ -110,6 +111,13 @@ export function SetupScreen() {
               <OfflineLimitsForm
                 settings={settings.settings}
                 summary={summary}
+                saving={saving}
+                onSave={(changes) => void setup.getState().update(changes)}
+              />
+            )}
+            {settings && (
+              <ProfileForm
+                reply={settings}
                 saving={saving}
                 onSave={(changes) => void setup.getState().update(changes)}
               />

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { KioskApi } from '../../shared/ipc/contract.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
+import type { ContractReport } from '../../shared/profile/index.ts';
 import type {
   KioskSettingsChanges,
   SettingsReply,
@@ -31,6 +32,10 @@ export interface SetupState {
   readonly testing: boolean;
   readonly test: TestConnectionReply | null;
   readonly testError: IpcError | null;
+  /** "Check the service": what the profile in force finds in the service's records. */
+  readonly checking: boolean;
+  readonly contract: ContractReport | null;
+  readonly contractError: IpcError | null;
   load(): Promise<void>;
   setPinEntry(pin: string): void;
   unlock(): Promise<void>;
@@ -41,6 +46,7 @@ export interface SetupState {
   /** Write-only: nothing ever reads them back. */
   setCredentials(email: string, password: string): Promise<boolean>;
   testConnection(): Promise<void>;
+  checkContract(): Promise<void>;
 }
 
 export type SetupStore = StoreApi<SetupState>;
@@ -62,6 +68,9 @@ export function createSetupStore(api: KioskApi): SetupStore {
     testing: false,
     test: null,
     testError: null,
+    checking: false,
+    contract: null,
+    contractError: null,
     load: async () => {
       const reply = await settle(api.getSettings());
       if (reply.ok) set({ settings: reply.value, settingsError: null });
@@ -90,6 +99,8 @@ export function createSetupStore(api: KioskApi): SetupStore {
         saveError: null,
         test: null,
         testError: null,
+        contract: null,
+        contractError: null,
       });
     },
     update: async (changes) => {
@@ -98,7 +109,9 @@ export function createSetupStore(api: KioskApi): SetupStore {
       set({ saving: true, saved: null, saveError: null });
       const reply = await settle(api.updateSettings({ adminPin, changes }));
       if (reply.ok) {
-        set({ saving: false, saved: 'settings', settings: reply.value });
+        // A report of another profile would mislead: checked again on demand.
+        const contract = changes.profilePath === undefined ? get().contract : null;
+        set({ saving: false, saved: 'settings', settings: reply.value, contract });
         return true;
       }
       set({ saving: false, saveError: reply.error });
@@ -126,6 +139,12 @@ export function createSetupStore(api: KioskApi): SetupStore {
       const reply = await settle(api.testConnection());
       if (reply.ok) set({ testing: false, test: reply.value });
       else set({ testing: false, testError: reply.error });
+    },
+    checkContract: async () => {
+      set({ checking: true, contract: null, contractError: null });
+      const reply = await settle(api.checkContract());
+      if (reply.ok) set({ checking: false, contract: reply.value });
+      else set({ checking: false, contractError: reply.error });
     },
   }));
 }

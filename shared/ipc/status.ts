@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ContractReport } from '../profile/contract-report.ts';
 import { Text } from '../api/primitives.ts';
 import { AdminPin, EmptyRequest, IsoTime } from './common.ts';
 import { ConnectivityState, OutboxLimits } from './gift-cards.ts';
@@ -164,8 +165,20 @@ export const KioskSettings = z.strictObject({
   apiBaseUrl: z.string().nullable(),
   /** The gift-card outbox's offline limits in force. */
   offlineLimits: OutboxLimits,
+  /**
+   * The integration profile file (how the service shapes what the spec does not show); null:
+   * KIOSK_API_PROFILE, else the default. Applied at once.
+   */
+  profilePath: z.string().nullable(),
 });
 export type KioskSettings = z.infer<typeof KioskSettings>;
+
+/** An absolute path on the kiosk (POSIX or a Windows drive): no path relative to who knows what. */
+export const ProfilePath = Text.min(1)
+  .max(1_024)
+  .refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path), {
+    message: 'an absolute path to the profile file',
+  });
 
 /** A change: only the keys given are changed, each validated; limits one by one. */
 export const KioskSettingsChanges = z.strictObject({
@@ -175,8 +188,19 @@ export const KioskSettingsChanges = z.strictObject({
   paperSize: KioskSettings.shape.paperSize.optional(),
   apiBaseUrl: ApiBaseUrl.nullable().optional(),
   offlineLimits: OfflineLimitsChanges.optional(),
+  profilePath: ProfilePath.nullable().optional(),
 });
 export type KioskSettingsChanges = z.infer<typeof KioskSettingsChanges>;
+
+/** The integration profile in force, where it came from, and why a configured one is not used. */
+export const ProfileInUse = z.object({
+  name: z.string(),
+  source: z.enum(['environment', 'settings', 'default']),
+  path: z.string().nullable(),
+  /** The configured file could not be used (missing, invalid): the default is in force. */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type ProfileInUse = z.infer<typeof ProfileInUse>;
 
 export const SettingsReply = z.object({
   settings: KioskSettings,
@@ -187,6 +211,7 @@ export const SettingsReply = z.object({
   sandboxAvailable: z.boolean(),
   /** The saved `apiBaseUrl` is not the service this run uses: it takes effect at the next start. */
   restartRequired: z.boolean(),
+  profile: ProfileInUse,
 });
 export type SettingsReply = z.infer<typeof SettingsReply>;
 
@@ -272,6 +297,12 @@ export const settingsMessages = {
     summary: 'Check the stored credentials against the service',
     request: EmptyRequest,
     reply: TestConnectionReply,
+  }),
+  checkContract: defineMessage('checkContract', {
+    group: 'settings',
+    summary: 'Read every record the kiosk uses from the service and check the profile finds them',
+    request: EmptyRequest,
+    reply: ContractReport,
   }),
   checkAdminPin: defineMessage('checkAdminPin', {
     group: 'settings',

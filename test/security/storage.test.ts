@@ -250,6 +250,7 @@ describe('data is created for its owner only, whatever the umask', { timeout: SP
       paperSize: null,
       apiBaseUrl: null,
       offlineLimits: defaultOfflineLimits,
+      profilePath: null,
     });
     await store.update({ locale: 'en' });
     expect(modeOf(dataDir)).toBe(0o700);

@@ -1,10 +1,12 @@
 import { ipcErrorCodes } from '../../../shared/ipc/errors.ts';
-import { type IntegrationProfile, viewOf } from '../../../shared/profile/index.ts';
+import { viewOf } from '../../../shared/profile/index.ts';
 import type { settingsMessages } from '../../../shared/ipc/status.ts';
 import type { CommerceApiClient } from '../../api/index.ts';
+import { type ContractClient, checkContract } from '../../contract/index.ts';
 import { type HandlerReply, IpcFailure, type KioskHandlers, toIpcError } from '../../ipc/index.ts';
 import type { Logger } from '../../logging/index.ts';
 import type { Outbox, OutboxSender } from '../../outbox/index.ts';
+import { ProfileError, type ProfileInForce } from '../../profile/index.ts';
 import type { AdminPin } from '../admin-pin.ts';
 import type { CredentialStore } from '../credential-store.ts';
 import type { SettingsStore } from '../settings-store.ts';
@@ -13,7 +15,7 @@ export interface SettingsHandlerDeps {
   readonly settings: SettingsStore;
   readonly adminGuard: AdminPin;
   readonly credentials: CredentialStore;
-  readonly client: Pick<CommerceApiClient, 'authenticate' | 'ping'>;
+  readonly client: Pick<CommerceApiClient, 'authenticate' | 'ping'> & ContractClient;
   /** Takes new limits and a new shop at once. */
   readonly outbox: Pick<Outbox, 'setLimits' | 'setShopId'>;
   /** Resumed once new credentials are saved. */
@@ -23,8 +25,8 @@ export interface SettingsHandlerDeps {
   /** Whether setup may choose the embedded sandbox (`apiBaseUrl: null`). */
   readonly sandboxAvailable: boolean;
   readonly logger: Logger;
-  /** The integration profile in force: the ping body is 'not shown'. */
-  readonly profile: () => IntegrationProfile;
+  /** The integration profile in force, switched here when an administrator saves another. */
+  readonly profiles: ProfileInForce;
 }
 
 /** Settings and setup, behind the administrator PIN; credentials are write-only. */
@@ -47,6 +49,7 @@ export function settingsHandlers(
     credentials: await credentials.status(targetOrigin()),
     sandboxAvailable: deps.sandboxAvailable,
     restartRequired: restartRequired(),
+    profile: deps.profiles.description,
   });
 
   return {
@@ -60,10 +63,23 @@ export function settingsHandlers(
           { issues: [{ path: 'changes.apiBaseUrl', message: 'no embedded demo sandbox' }] },
         );
       }
+      if (changes.profilePath !== undefined) {
+        // Loaded before it is saved: a file that does not load is refused, nothing changes.
+        try {
+          deps.profiles.useSettingsPath(changes.profilePath);
+        } catch (error) {
+          if (!(error instanceof ProfileError)) throw error;
+          throw new IpcFailure(ipcErrorCodes.invalidRequest, error.message, {
+            issues: [{ path: 'changes.profilePath', message: error.message }],
+          });
+        }
+      }
       await settings.update(changes);
       // Live: the next debit is checked against the new limits and carries the new shop.
       if (changes.offlineLimits !== undefined) outbox.setLimits(settings.current.offlineLimits);
       if (changes.shopId !== undefined) outbox.setShopId(settings.current.shopId ?? undefined);
+      // A held debit (its body refused by the service) is rebuilt with the new profile and sent.
+      if (changes.profilePath !== undefined) sender.resume();
       if (changes.apiBaseUrl !== undefined) {
         logger.info('kiosk.settings.api_base_url_saved', { restartRequired: restartRequired() });
       }
@@ -89,7 +105,7 @@ export function settingsHandlers(
           ok: true,
           expiresAt: session.expiresAt,
           scopes: session.scopes === null ? null : [...session.scopes],
-          apiVersion: viewOf(deps.profile(), 'ping', ping).version,
+          apiVersion: viewOf(deps.profiles.current(), 'ping', ping).version,
           error: null,
         };
       } catch (error) {
@@ -103,6 +119,7 @@ export function settingsHandlers(
         };
       }
     },
+    checkContract: () => checkContract(client, deps.profiles.current()),
     checkAdminPin: (request) => ({ valid: adminGuard.check(request.pin) }),
   };
 }

@@ -20,6 +20,10 @@ export interface KioskOptions {
   readonly systemLocale?: string;
   /** Another build of the renderer (the benchmarks build their own). */
   readonly rendererDir?: string;
+  /** How the sandbox shapes what the spec does not show (default: its default dialect). */
+  readonly dialect?: 'default' | 'alternate';
+  /** The integration profile file the kiosk is deployed with (KIOSK_API_PROFILE). */
+  readonly profileFile?: string;
 }
 
 export interface RunningKiosk {
@@ -39,7 +43,11 @@ export interface RunningKiosk {
  * directory, and the loopback browser host serving the built renderer.
  */
 export async function startKiosk(options: KioskOptions = {}): Promise<RunningKiosk> {
-  const sandbox = await startSandbox({ port: 0, control: true });
+  const sandbox = await startSandbox({
+    port: 0,
+    control: true,
+    dialect: options.dialect ?? 'default',
+  });
   const email = options.account ?? 'kiosk-all@sandbox.test';
   const account = sandbox.accounts.find((candidate) => candidate.email === email);
   if (!account) throw new Error(`the sandbox has no account ${email}`);
@@ -66,6 +74,7 @@ export async function startKiosk(options: KioskOptions = {}): Promise<RunningKio
     // the service back online while every operation is dropped. Connectivity then follows the
     // operations, and staff's "Check connection" (a probe) brings it back.
     connectivityProbeMs: 0,
+    ...(options.profileFile ? { profileFile: options.profileFile } : {}),
   });
   const host = await startBrowserHost({
     services,

@@ -275,6 +275,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
       paperSize: null,
       apiBaseUrl: null,
       offlineLimits: defaultOfflineLimits,
+      profilePath: null,
     });
     expect(
       SettingsStore.open(fixture.dataDir, {
@@ -284,6 +285,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
         paperSize: null,
         apiBaseUrl: null,
         offlineLimits: defaultOfflineLimits,
+        profilePath: null,
       }).current,
     ).toEqual(updated.settings);
     expect((await value('getSettings', {})).settings.locale).toBe('en');

@@ -40,6 +40,7 @@ const defaults: KioskSettings = {
   paperSize: null,
   apiBaseUrl: null,
   offlineLimits: defaultOfflineLimits,
+  profilePath: null,
 };
 
 let dataDir: string;

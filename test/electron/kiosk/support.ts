@@ -34,6 +34,8 @@ export async function startKioskFixture(
   options: {
     readonly email?: string;
     readonly logger?: Logger;
+    /** How the sandbox shapes what the spec does not show (default: its default dialect). */
+    readonly dialect?: 'default' | 'alternate';
     readonly services?: Partial<Omit<KioskServicesOptions, 'dataDir' | 'api' | 'credentials'>>;
   } = {},
 ): Promise<KioskFixture> {
@@ -42,6 +44,7 @@ export async function startKioskFixture(
     port: 0,
     products: 40,
     control: true,
+    dialect: options.dialect ?? 'default',
     log: (line: string) => {
       if (line.includes('"msg":"request"')) requests += 1;
     },

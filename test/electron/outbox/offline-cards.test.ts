@@ -152,6 +152,7 @@ it('an administrator sets the never-read card policy in the settings; it survive
     paperSize: null,
     apiBaseUrl: null,
     offlineLimits: defaultOfflineLimits,
+    profilePath: null,
   };
   const store = SettingsStore.open(dir, defaults);
   await expect(

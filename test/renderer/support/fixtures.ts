@@ -84,6 +84,7 @@ export const settings: KioskSettings = {
   paperSize: null,
   apiBaseUrl: null,
   offlineLimits,
+  profilePath: null,
 };
 
 /** getSettings' reply around some settings, as main builds it (on the demo sandbox). */
@@ -98,6 +99,12 @@ export function settingsReply(
     credentials: status.credentials,
     sandboxAvailable: true,
     restartRequired: current.apiBaseUrl !== null,
+    profile: {
+      name: 'commerce-kiosk sandbox (default dialect)',
+      source: 'default',
+      path: null,
+      error: null,
+    },
     ...extra,
   };
 }
@@ -413,4 +420,6 @@ export const defaultReplies: Replies = {
   testConnection: () =>
     ok({ ok: true, expiresAt: NOW, scopes: ['products:read'], apiVersion: '1.0.0', error: null }),
   checkAdminPin: (request) => ok({ valid: request.pin === '1234' }),
+  checkContract: () =>
+    ok({ profileName: 'test', checkedAt: NOW, ok: true, operations: [], missingNeeded: [] }),
 };

@@ -53,4 +53,5 @@ export const validRequests: { readonly [N in MessageName]: RequestOf<N> } = {
   setCredentials: { adminPin: '1234', email: 'kiosk@example.com', password: 'secret' },
   testConnection: {},
   checkAdminPin: { pin: '1234' },
+  checkContract: {},
 };

@@ -1,0 +1,50 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, expect, test } from 'vitest';
+import { SaleDetail } from '../../../renderer/components/SaleDetail.tsx';
+import { asView } from '../support/fixtures.ts';
+import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
+
+/** A sale from a service whose records the profile only partly finds: shown, never broken. */
+
+let rendered: RenderedKiosk | undefined;
+afterEach(() => {
+  rendered?.stop();
+  cleanup();
+});
+
+test('values the profile cannot find read "not provided by the service"; the rest is listed', async () => {
+  // Shaped another way than the default profile expects: no totals, lines under `items`.
+  const sale = asView('sale', {
+    uuid: 'sale_1',
+    reference: 'V-2026-001',
+    grandTotal: 499.9,
+    items: [{ name: 'Lave-linge', qty: 1, lineTotal: 499.9 }],
+    cashier: 'Anne',
+  });
+  expect(sale).toMatchObject({ total: null, lines: null, hasInvoice: null });
+  rendered = await renderKiosk(
+    <SaleDetail
+      view={{ saleId: 'sale_1', sale, error: null }}
+      number="V-2026-001"
+      onPrint={() => {}}
+    />,
+  );
+  const detail = screen.getByTestId('sale-detail');
+  expect(detail.textContent).toContain('Total not provided by the service');
+  // Whether it has an invoice is not said: printing is offered, the invoice route decides.
+  expect(within(detail).getByRole('button', { name: /invoice/i })).toBeTruthy();
+  const others = within(detail).getByTestId('other-fields');
+  expect(others.tagName).toBe('DETAILS');
+  expect(others.textContent).toContain('grandTotal');
+  expect(others.textContent).toContain('cashier');
+  expect(others.textContent).toContain('Anne');
+});
+
+test('in French too', async () => {
+  const sale = asView('sale', { uuid: 'sale_1', amountPaid: 10 });
+  rendered = await renderKiosk(
+    <SaleDetail view={{ saleId: 'sale_1', sale, error: null }} number="V-1" onPrint={() => {}} />,
+    { locale: 'fr' },
+  );
+  expect(screen.getByTestId('sale-detail').textContent).toContain('non fourni par le service');
+});
