@@ -1,0 +1,167 @@
+import type { Page } from '@playwright/test';
+import { demoGiftCardBalances, demoGiftCards } from '../../sandbox/data/demo.ts';
+import { saveScreen } from './support/evidence.ts';
+import { startKiosk, type RunningKiosk } from './support/kiosk-host.ts';
+import { expect, openKiosk, test } from './support/kiosk-test.ts';
+import { addFault, clearFaults, ledger } from './support/sandbox-control.ts';
+
+let kiosk: RunningKiosk | undefined;
+
+test.beforeAll(async () => {
+  kiosk = await startKiosk();
+});
+
+test.afterAll(async () => {
+  await kiosk?.close();
+});
+
+async function findCard(page: Page, giftCardId: string) {
+  await page.getByRole('navigation').getByRole('button', { name: 'Gift card' }).click();
+  const next = page.getByRole('button', { name: 'Next card' });
+  if (await next.isVisible()) await next.click();
+  await page.getByLabel('Card number (type or scan)').fill(giftCardId);
+  await page.getByRole('button', { name: 'Find card' }).click();
+  await expect(page.getByTestId('gift-card')).toBeVisible();
+}
+
+/** Types the amount on the on-screen keypad, as staff do. */
+async function keypad(page: Page, keys: string) {
+  const pad = page.getByRole('group', { name: 'Numeric keypad' });
+  for (const key of keys) {
+    await pad
+      .getByRole('button', { name: key === '.' ? 'Decimal separator' : key, exact: true })
+      .click();
+  }
+}
+
+test('offline: a card read earlier within its balance, over it refused, a never-seen card by the policy; back online, sent within 5 s; a debit refused after the fact is resolved', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  if (!kiosk) throw new Error('the kiosk did not start');
+  const { sandboxUrl } = kiosk;
+  await openKiosk(page, kiosk);
+
+  // Online, the card is read once: the kiosk keeps its balance for later.
+  await findCard(page, demoGiftCards.active);
+  await expect(page.getByTestId('gift-card-balance')).toHaveText('€114.50');
+  expect(demoGiftCardBalances.active).toBe(114.5);
+
+  await test.step('offline, the card read earlier opens with its balance as of that read', async () => {
+    await addFault(sandboxUrl, { kind: 'reset' });
+    await findCard(page, demoGiftCards.active);
+    await expect(page.getByTestId('connectivity')).toHaveAttribute('data-state', 'offline');
+    await expect(page.getByTestId('gift-card-as-of')).toContainText(
+      'The service cannot be reached: balance as of',
+    );
+    await expect(page.getByTestId('gift-card-balance')).toHaveText('€114.50');
+  });
+
+  await test.step('within its balance: stored offline', async () => {
+    await keypad(page, '20');
+    await page.getByRole('button', { name: 'Debit €20.00' }).click();
+    const outcome = page.getByTestId('debit-outcome');
+    await expect(outcome).toHaveAttribute('data-outcome', 'storedOffline');
+    await expect(outcome).toContainText('Debit of €20.00 stored offline.');
+    await expect(page.getByTestId('gift-card-after-waiting')).toHaveText(
+      'After debits waiting: €94.50',
+    );
+  });
+
+  await test.step('over what is left: refused on the kiosk, with the balance and what is left', async () => {
+    await keypad(page, '95');
+    await page.getByRole('button', { name: 'Debit €95.00' }).click();
+    const refusal = page
+      .getByRole('alert')
+      .filter({ hasText: 'This debit is over what is left on the card: it was not taken.' });
+    await expect(refusal).toContainText('Balance €114.50 as of');
+    await expect(refusal).toContainText(
+      'debits still waiting €20.00: at most €94.50 can be debited offline.',
+    );
+    await saveScreen(page, testInfo, 'gift-card-offline-over-balance');
+    // Nothing was stored for it: the one debit waiting is the €20.00.
+    await expect(page.getByTestId('outbox-indicator')).toContainText('Debits waiting: 1 (€20.00)');
+  });
+
+  await test.step('a card never read here: the risk first, then the policy’s limit (€50.00)', async () => {
+    await findCard(page, demoGiftCards.lowBalance);
+    await expect(page.getByTestId('gift-card').getByRole('heading')).toHaveText(
+      'A card never read on this kiosk',
+    );
+    await expect(page.getByTestId('gift-card-unknown-risk')).toContainText(
+      'this kiosk never read this card: its balance is unknown',
+    );
+    await expect(page.getByTestId('gift-card-balance')).toHaveText('unknown');
+
+    await keypad(page, '50.01');
+    await page.getByRole('button', { name: 'Debit €50.01' }).click();
+    const refusal = page
+      .getByRole('alert')
+      .filter({ hasText: 'This card was never read on this kiosk: the debit was not taken.' });
+    await expect(refusal).toContainText('Offline, a card never read may be debited up to €50.00.');
+
+    await page
+      .getByRole('group', { name: 'Numeric keypad' })
+      .getByRole('button', { name: 'Clear the entry' })
+      .click();
+    await keypad(page, '50');
+    await page.getByRole('button', { name: 'Debit €50.00' }).click();
+    await expect(page.getByTestId('debit-outcome')).toHaveAttribute(
+      'data-outcome',
+      'storedOffline',
+    );
+    await expect(page.getByTestId('outbox-indicator')).toContainText('Debits waiting: 2 (€70.00)');
+    await saveScreen(page, testInfo, 'gift-card-offline-unknown-card');
+  });
+  expect(await ledger(sandboxUrl, demoGiftCards.active)).toEqual([]);
+
+  await test.step('back online: what waited reaches the service within 5 s', async () => {
+    await clearFaults(sandboxUrl);
+    await page.getByRole('button', { name: 'Check connection' }).click();
+    // Measured from the click: the probe, the lifted backoff and the send all fit in 5 s.
+    await expect
+      .poll(async () => (await ledger(sandboxUrl, demoGiftCards.active)).length, {
+        timeout: 5_000,
+        intervals: [100],
+      })
+      .toBe(1);
+    await expect(page.getByTestId('connectivity')).toHaveAttribute('data-state', 'online');
+    const [debit] = await ledger(sandboxUrl, demoGiftCards.active);
+    expect(debit).toMatchObject({ amount: 20, balanceAfter: 94.5 });
+    // The never-read card had €4.50: the service refused the €50.00 after the customer left.
+    expect(await ledger(sandboxUrl, demoGiftCards.lowBalance)).toEqual([]);
+  });
+
+  await test.step('refused after the fact: a red alert on every screen until resolved', async () => {
+    await page.getByRole('navigation').getByRole('button', { name: 'Availability' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Product availability');
+    const alert = page.getByTestId('after-the-fact-alert');
+    await expect(alert).toHaveAttribute('role', 'alert');
+    await expect(alert).toContainText('Debit not collected: €50.00');
+    await expect(alert).toContainText(`card …${demoGiftCards.lowBalance.slice(-4)}`);
+    await expect(alert).toContainText('Reason: The card’s balance is too low for this amount.');
+    await expect(alert).toHaveClass(/banner-offline/);
+    await saveScreen(page, testInfo, 'after-the-fact-alert');
+
+    await alert.getByRole('radio', { name: 'Bank card' }).check();
+    await alert.getByRole('button', { name: 'Collected another way' }).click();
+    await expect(alert).toHaveCount(0);
+    const [refused] = kiosk!.services.parts.outbox.list({ state: 'refused' });
+    expect(refused).toMatchObject({
+      amount: 50,
+      staffResolution: { kind: 'collected_other_way', method: 'card' },
+    });
+  });
+
+  await test.step('the day report lists it with its resolution', async () => {
+    await page.getByRole('navigation').getByRole('button', { name: 'Documents' }).click();
+    const report = page.getByTestId('day-report');
+    await report.getByRole('button', { name: 'Show' }).click();
+    const rows = report.getByTestId('day-report-row');
+    await expect(rows).toHaveCount(2);
+    const refusedRow = report.locator('[data-testid="day-report-row"][data-state="refused"]');
+    await expect(refusedRow).toContainText('€50.00');
+    await expect(refusedRow).toContainText('taken offline');
+    await expect(refusedRow).toContainText('Collected another way · Bank card');
+  });
+});
