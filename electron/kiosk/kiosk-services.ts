@@ -33,6 +33,7 @@ import { settingsHandlers } from './handlers/settings.ts';
 import { statusHandlers } from './handlers/status.ts';
 import { type KioskPrintingOptions, openKioskPrinting } from './kiosk-printing.ts';
 import { SettingsStore } from './settings-store.ts';
+import { dayReportView } from './views.ts';
 
 export interface KioskServicesOptions {
   /** Where the database, settings and print spool live. */
@@ -210,7 +211,11 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     ...customerHandlers({ client, outbox, profile: currentProfile }),
     ...salesHandlers({ client, profile: currentProfile }),
     ...giftCardHandlers({ client, outbox, sender }),
-    ...printingHandlers({ printing, settings }),
+    ...printingHandlers({
+      printing,
+      settings,
+      dayReport: (date) => dayReportView(outbox, date),
+    }),
     ...statusHandlers({
       client,
       credentials: options.credentials.store,

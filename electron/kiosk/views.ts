@@ -1,9 +1,16 @@
 import type { OutboxChanged } from '../../shared/ipc/events.ts';
-import type { DebitView, PrintJob, PrinterInfo, SenderStatus } from '../../shared/ipc/index.ts';
+import type {
+  DayReport,
+  DebitView,
+  PrintJob,
+  PrinterInfo,
+  SenderStatus,
+} from '../../shared/ipc/index.ts';
 import { safeMessage } from '../ipc/index.ts';
 import {
   heldReasonOf,
   isUnresolved,
+  type Outbox,
   type OutboxDebit,
   type OutboxEvent,
   type SenderStatus as OutboxSenderStatus,
@@ -59,6 +66,28 @@ export function debitView(debit: OutboxDebit): DebitView {
             method: debit.staffResolution.method,
             at: iso(debit.staffResolution.at),
           },
+  };
+}
+
+/** Staff know a card by its masked number: the one last read, when the kiosk has read it. */
+export function debitWithCardView(
+  debit: OutboxDebit,
+  outbox: Pick<Outbox, 'knownCard'>,
+): DebitView {
+  return {
+    ...debitView(debit),
+    maskedNumber: outbox.knownCard(debit.giftCardId)?.maskedNumber ?? null,
+  };
+}
+
+/** Every debit accepted on a local day, as the screen shows it and the printer prints it. */
+export function dayReportView(
+  outbox: Pick<Outbox, 'acceptedOn' | 'knownCard'>,
+  date: string,
+): DayReport {
+  return {
+    date,
+    debits: outbox.acceptedOn(date).map((debit) => debitWithCardView(debit, outbox)),
   };
 }
 

@@ -1,6 +1,14 @@
 import { PDFDocument, PageSizes, StandardFonts } from 'pdf-lib';
-import type { DayReport, DebitView } from '../../shared/ipc/gift-cards.ts';
+import type { DayReport } from '../../shared/ipc/gift-cards.ts';
+import type { DayReportLabels } from '../../shared/ipc/printing.ts';
 import { verifyPdf, type VerifiedPdf } from './document.ts';
+
+export type { DayReportLabels };
+
+const [WIDTH, HEIGHT] = PageSizes.A4;
+const MARGIN = 40;
+const SIZE = 9;
+const LEADING = 13;
 
 /**
  * The end-of-day report as a printable PDF: every debit of the day, one line each, with its
@@ -8,22 +16,6 @@ import { verifyPdf, type VerifiedPdf } from './document.ts';
  * come from the caller (the renderer's catalogue, in the kiosk's language); the figures are
  * formatted here with Intl in that language.
  */
-export interface DayReportLabels {
-  readonly locale: string;
-  readonly title: string;
-  readonly empty: string;
-  readonly offline: string;
-  readonly states: Readonly<Record<DebitView['state'], string>>;
-  readonly resolutions: Readonly<Record<'collected_other_way' | 'could_not_collect', string>>;
-  readonly methods: Readonly<Record<'cash' | 'card' | 'other', string>>;
-  readonly unresolved: string;
-}
-
-const [WIDTH, HEIGHT] = PageSizes.A4;
-const MARGIN = 40;
-const SIZE = 9;
-const LEADING = 13;
-
 export async function dayReportPdf(
   report: DayReport,
   labels: DayReportLabels,

@@ -1,4 +1,5 @@
 import type { DocumentKind } from '../../shared/ipc/printing.ts';
+import { PrintError } from './backend.ts';
 import { verifyPdf, type VerifiedPdf } from './document.ts';
 
 /** A document as the API returned it, before the printing side's own checks. */
@@ -26,20 +27,37 @@ export interface VerifiedDocument {
   readonly number: string | undefined;
 }
 
-/** Fetches and verifies: a document that fails `verifyPdf` never leaves this function. */
+/**
+ * Fetches (or, with `make`, makes on this kiosk) and verifies: a document that fails `verifyPdf`
+ * never leaves this function, whoever made it.
+ */
 export async function fetchVerifiedDocument(
   source: DocumentSource,
   kind: DocumentKind,
   reference: string,
-  options: { readonly maxBytes?: number; readonly signal?: AbortSignal } = {},
+  options: {
+    readonly maxBytes?: number;
+    readonly signal?: AbortSignal;
+    readonly make?: ((signal: AbortSignal) => Promise<FetchedDocument>) | undefined;
+  } = {},
 ): Promise<VerifiedDocument> {
-  const fetched =
-    kind === 'invoice'
+  const fetched = options.make
+    ? await options.make(options.signal ?? new AbortController().signal)
+    : kind === 'invoice'
       ? await source.invoice(reference, options.signal)
-      : await source.savSlip(reference, options.signal);
+      : kind === 'sav-slip'
+        ? await source.savSlip(reference, options.signal)
+        : unmade(kind);
   const pdf = verifyPdf(fetched.bytes, {
     contentType: fetched.contentType,
     ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
   });
   return { kind, reference, pdf, number: fetched.number };
+}
+
+function unmade(kind: DocumentKind): never {
+  throw new PrintError(
+    'document_unavailable',
+    `The service has no ${kind}: this kiosk makes it, and nothing made it for this job.`,
+  );
 }

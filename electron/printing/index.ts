@@ -4,6 +4,7 @@
  * the IPC contract's (shared/ipc/printing.ts), MAX_COPIES and DocumentKind included.
  */
 export { type DocumentApi, apiDocumentSource } from './api-document-source.ts';
+export { type DayReportLabels, dayReportPdf } from './day-report-pdf.ts';
 export {
   type JobState,
   type JobStatus,

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import type { DocumentKind } from '../../shared/ipc/printing.ts';
+import type { ServiceDocumentKind } from '../../shared/ipc/printing.ts';
 import { fetchVerifiedDocument, type DocumentSource } from './document-source.ts';
 import { newJobId, type DocumentSpool, type VerifiedPdf } from './document.ts';
 
 export interface DocumentPreview {
-  readonly kind: DocumentKind;
+  readonly kind: ServiceDocumentKind;
   readonly reference: string;
   readonly documentNumber: string | undefined;
   /** The verified PDF, for a viewer in the renderer; the renderer never fetches it itself. */
@@ -32,7 +32,7 @@ export interface PreviewOptions {
  * and the same checks as printing, so staff preview exactly what the printer would get.
  */
 export async function previewDocument(
-  kind: DocumentKind,
+  kind: ServiceDocumentKind,
   reference: string,
   options: PreviewOptions,
 ): Promise<DocumentPreview> {

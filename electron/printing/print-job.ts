@@ -1,13 +1,19 @@
 import type { DocumentKind, PrintJobState, PrintProblem } from '../../shared/ipc/printing.ts';
 import { isPrintError } from './backend.ts';
+import type { FetchedDocument } from './document-source.ts';
 import { isDocumentRejected } from './document.ts';
 
 /** A print job: what was asked, what the queue reports of it, and why it failed. */
 
 export interface PrintRequest {
   readonly kind: DocumentKind;
-  /** The sale id (invoice) or SAV id (slip). */
+  /** The sale id (invoice), SAV id (slip) or local date (day report). */
   readonly reference: string;
+  /**
+   * Makes the document on this kiosk (the day report) instead of fetching it from the service;
+   * it then goes through the same checks, spool and backend.
+   */
+  readonly make?: ((signal: AbortSignal) => Promise<FetchedDocument>) | undefined;
   /** Overrides the configured printer for this job. */
   readonly printer?: string | undefined;
   readonly copies?: number | undefined;

@@ -230,6 +230,7 @@ export class PrintQueue {
         job.request.reference,
         {
           signal: job.abort.signal,
+          make: job.request.make,
           ...(this.#options.maxDocumentBytes === undefined
             ? {}
             : { maxBytes: this.#options.maxDocumentBytes }),

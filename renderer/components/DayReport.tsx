@@ -1,10 +1,15 @@
 import { useState } from 'react';
-import type { DebitView } from '../../shared/ipc/gift-cards.ts';
+import { collectionMethods, debitStates, type DebitView } from '../../shared/ipc/gift-cards.ts';
+import type { DayReportLabels } from '../../shared/ipc/printing.ts';
+import { intlTagOf } from '../i18n/locale.ts';
+import type { I18n } from '../i18n/use-i18n.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { useStores } from '../stores/stores-context.tsx';
 import { cardLabel, saleReference } from './AfterTheFactAlert.tsx';
 import { debitStateKeys } from './debit-state-labels.ts';
+import { ErrorNotice } from './ErrorNotice.tsx';
+import { PrintJobProgress } from './PrintJobProgress.tsx';
 
 /** Today in the kiosk's time zone, as the date field and the report want it. */
 function localToday(): string {
@@ -13,14 +18,37 @@ function localToday(): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
+/** The printed report's words: main makes the PDF, the catalogue is here. */
+export function dayReportLabels({ t, locale }: Pick<I18n, 't' | 'locale'>): DayReportLabels {
+  const each = <K extends string>(keys: readonly K[], label: (key: K) => string) =>
+    Object.fromEntries(keys.map((key) => [key, label(key)])) as Record<K, string>;
+  return {
+    locale: intlTagOf(locale),
+    title: t('dayReport.title'),
+    empty: t('dayReport.empty'),
+    offline: t('dayReport.offline'),
+    unresolved: t('dayReport.unresolved'),
+    states: each(debitStates, (state) => t(debitStateKeys[state])),
+    resolutions: {
+      collected_other_way: t('afterTheFact.collected'),
+      could_not_collect: t('afterTheFact.notCollected'),
+    },
+    methods: each(collectionMethods, (method) => t(`afterTheFact.method.${method}`)),
+  };
+}
+
 /**
  * The end-of-day report: every gift-card debit of a day with its state, the ones taken offline
  * marked, and what staff recorded about those refused after the customer left.
  */
 export function DayReport() {
-  const { t, fmt } = useI18n();
-  const { outbox } = useStores();
+  const { t, fmt, locale } = useI18n();
+  const { outbox, documents } = useStores();
   const report = useKiosk('outbox', (s) => s.dayReport);
+  const printing = useKiosk('documents', (s) => s.dayReportPrinting);
+  const printError = useKiosk('documents', (s) => s.dayReportError);
+  const jobId = useKiosk('documents', (s) => s.dayReportJobId);
+  const job = useKiosk('printers', (s) => (jobId === null ? null : (s.jobs[jobId] ?? null)));
   const [date, setDate] = useState(localToday);
 
   const resolution = (debit: DebitView) => {
@@ -83,6 +111,25 @@ export function DayReport() {
             </tbody>
           </table>
         ))}
+      {report && (
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={printing}
+          onClick={() =>
+            void documents.getState().printDayReport(report.date, dayReportLabels({ t, locale }))
+          }
+        >
+          {t('dayReport.print')}
+        </button>
+      )}
+      {printError && <ErrorNotice error={printError} />}
+      {job && (
+        <PrintJobProgress
+          job={job}
+          onCancel={() => void documents.getState().cancelDayReportJob()}
+        />
+      )}
     </section>
   );
 }

@@ -1,17 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import type { DocumentKind } from '../../shared/ipc/printing.ts';
+import type { ServiceDocumentKind } from '../../shared/ipc/printing.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import type { DocumentRef } from '../stores/document-store.ts';
 import { ChoiceRow } from './ChoiceRow.tsx';
 import { documentKindKeys } from './document-kind.ts';
 import { Field } from './Field.tsx';
 
-const kinds: readonly DocumentKind[] = ['invoice', 'sav-slip'];
+const kinds: readonly ServiceDocumentKind[] = ['invoice', 'sav-slip'];
 
 /** For a document not reached from a customer: its kind and the sale or SAV identifier. */
 export function DocumentChooser({ onOpen }: { readonly onOpen: (document: DocumentRef) => void }) {
   const { t } = useI18n();
-  const [kind, setKind] = useState<DocumentKind>('invoice');
+  const [kind, setKind] = useState<ServiceDocumentKind>('invoice');
   const [reference, setReference] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();

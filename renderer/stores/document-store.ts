@@ -1,16 +1,17 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { KioskApi } from '../../shared/ipc/contract.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
+import type { DayReportLabels } from '../../shared/ipc/printing.ts';
 import {
-  type DocumentKind,
   MAX_COPIES,
+  type ServiceDocumentKind,
   type PreviewDocumentReply,
   type PrintJob,
 } from '../../shared/ipc/printing.ts';
 import { settle } from './call.ts';
 
 export interface DocumentRef {
-  readonly kind: DocumentKind;
+  readonly kind: ServiceDocumentKind;
   /** The sale id (invoice) or the SAV id (slip). */
   readonly reference: string;
   /** The business number staff know it by (sale or SAV number), when the screen had it. */
@@ -29,11 +30,18 @@ export interface DocumentState {
   /** The job this screen started; its progress is in the printer store (events). */
   readonly jobId: string | null;
   readonly printError: IpcError | null;
+  /** The day report's print job (the report is not a document opened here: no preview). */
+  readonly dayReportJobId: string | null;
+  readonly dayReportPrinting: boolean;
+  readonly dayReportError: IpcError | null;
   open(document: DocumentRef): Promise<void>;
   choosePrinter(printer: string | null): void;
   setCopies(copies: number): void;
   print(): Promise<void>;
   cancelJob(): Promise<void>;
+  /** Prints the day report of `date` in the words given, on the printer chosen here. */
+  printDayReport(date: string, labels: DayReportLabels): Promise<void>;
+  cancelDayReportJob(): Promise<void>;
 }
 
 export type DocumentStore = StoreApi<DocumentState>;
@@ -51,6 +59,9 @@ export function createDocumentStore(api: KioskApi, onJob: (job: PrintJob) => voi
       printing: false,
       jobId: null,
       printError: null,
+      dayReportJobId: null,
+      dayReportPrinting: false,
+      dayReportError: null,
       open: async (document) => {
         const mine = ++generation;
         set({
@@ -99,6 +110,27 @@ export function createDocumentStore(api: KioskApi, onJob: (job: PrintJob) => voi
         const reply = await settle(api.cancelPrintJob({ jobId }));
         if (reply.ok) onJob(reply.value);
         else set({ printError: reply.error });
+      },
+      printDayReport: async (date, labels) => {
+        const { printer, dayReportPrinting } = get();
+        if (dayReportPrinting) return;
+        set({ dayReportPrinting: true, dayReportError: null, dayReportJobId: null });
+        const reply = await settle(
+          api.printDayReport({ date, labels, ...(printer === null ? {} : { printer }) }),
+        );
+        if (reply.ok) {
+          onJob(reply.value);
+          set({ dayReportPrinting: false, dayReportJobId: reply.value.id });
+        } else {
+          set({ dayReportPrinting: false, dayReportError: reply.error });
+        }
+      },
+      cancelDayReportJob: async () => {
+        const { dayReportJobId } = get();
+        if (dayReportJobId === null) return;
+        const reply = await settle(api.cancelPrintJob({ jobId: dayReportJobId }));
+        if (reply.ok) onJob(reply.value);
+        else set({ dayReportError: reply.error });
       },
     };
   });

@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { Text } from '../api/primitives.ts';
 import { Base64, EmptyRequest, IsoTime, RecordId } from './common.ts';
+import { CollectionMethod, DebitState, ReportDate, staffResolutionKinds } from './gift-cards.ts';
 import { defineMessage } from './message.ts';
 
 /**
- * Printing invoices and SAV slips. Jobs carry no personal data (opaque ids, business numbers);
+ * Printing invoices, SAV slips and the end-of-day report. Jobs carry no personal data (opaque ids, business numbers);
  * their progress arrives as `printJobChanged` events.
  */
 
@@ -66,8 +68,15 @@ export const ListPrintersReply = z.object({
 export type ListPrintersReply = z.infer<typeof ListPrintersReply>;
 
 /** What the kiosk prints; also the prefix of spool file names, so it must stay filename-safe. */
-export const DocumentKind = z.enum(['invoice', 'sav-slip']);
+export const DocumentKind = z.enum(['invoice', 'sav-slip', 'day-report']);
 export type DocumentKind = z.infer<typeof DocumentKind>;
+
+/**
+ * The documents the service makes, fetched by their record's id; the day report is made on the
+ * kiosk from its own outbox, so there is nothing to fetch or preview by id.
+ */
+export const ServiceDocumentKind = DocumentKind.exclude(['day-report']);
+export type ServiceDocumentKind = z.infer<typeof ServiceDocumentKind>;
 
 export const PrintJobState = z.enum([
   'queued',
@@ -87,7 +96,7 @@ export const PrintJobId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, {
 export const PrintJob = z.object({
   id: z.string(),
   kind: DocumentKind,
-  /** The sale id (invoice) or SAV id (slip). */
+  /** The sale id (invoice), SAV id (slip) or local date (day report). */
   reference: z.string(),
   documentNumber: z.string().nullable(),
   printer: z.string().nullable(),
@@ -122,6 +131,33 @@ export type PrintInvoiceRequest = z.input<typeof PrintInvoiceRequest>;
 export const PrintSavSlipRequest = z.strictObject({ savId: RecordId, ...printOptions });
 export type PrintSavSlipRequest = z.input<typeof PrintSavSlipRequest>;
 
+const ReportLabel = Text.min(1).max(120);
+
+/**
+ * The words of the printed day report, in the kiosk's language: the catalogue is the renderer's,
+ * so the screen that asks for the print gives them. `locale` formats the times and amounts.
+ */
+export const DayReportLabels = z.strictObject({
+  locale: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/u, {
+    message: 'not a language tag',
+  }),
+  title: ReportLabel,
+  empty: ReportLabel,
+  offline: ReportLabel,
+  unresolved: ReportLabel,
+  states: z.record(DebitState, ReportLabel),
+  resolutions: z.record(z.enum(staffResolutionKinds), ReportLabel),
+  methods: z.record(CollectionMethod, ReportLabel),
+});
+export type DayReportLabels = z.infer<typeof DayReportLabels>;
+
+export const PrintDayReportRequest = z.strictObject({
+  date: ReportDate,
+  labels: DayReportLabels,
+  ...printOptions,
+});
+export type PrintDayReportRequest = z.input<typeof PrintDayReportRequest>;
+
 export const PrintJobIdRequest = z.strictObject({ jobId: PrintJobId });
 export type PrintJobIdRequest = z.input<typeof PrintJobIdRequest>;
 
@@ -132,7 +168,7 @@ export const ListPrintJobsReply = z.object({
 export type ListPrintJobsReply = z.infer<typeof ListPrintJobsReply>;
 
 export const PreviewDocumentRequest = z.strictObject({
-  kind: DocumentKind,
+  kind: ServiceDocumentKind,
   /** The sale id (invoice) or SAV id (slip). */
   reference: RecordId,
   /** Also render the first page as PNG (needs poppler's pdftoppm in main). */
@@ -141,7 +177,7 @@ export const PreviewDocumentRequest = z.strictObject({
 export type PreviewDocumentRequest = z.input<typeof PreviewDocumentRequest>;
 
 export const PreviewDocumentReply = z.object({
-  kind: DocumentKind,
+  kind: ServiceDocumentKind,
   reference: z.string(),
   documentNumber: z.string().nullable(),
   /** The verified PDF, exactly what the printer would get. */
@@ -169,6 +205,12 @@ export const printingMessages = {
     group: 'printing',
     summary: 'Print a SAV slip',
     request: PrintSavSlipRequest,
+    reply: PrintJob,
+  }),
+  printDayReport: defineMessage('printDayReport', {
+    group: 'printing',
+    summary: 'Print the end-of-day report of gift-card debits, as the kiosk makes it',
+    request: PrintDayReportRequest,
     reply: PrintJob,
   }),
   getPrintJob: defineMessage('getPrintJob', {

@@ -1,18 +1,28 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { demoGiftCardBalances, demoGiftCards } from '../../sandbox/data/demo.ts';
+import { startPrivateCups, type PrivateCups } from '../support/cups.ts';
 import { saveScreen } from './support/evidence.ts';
 import { startKiosk, type RunningKiosk } from './support/kiosk-host.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
 import { addFault, clearFaults, ledger } from './support/sandbox-control.ts';
 
+const execFileAsync = promisify(execFile);
+
+let cups: PrivateCups | undefined;
 let kiosk: RunningKiosk | undefined;
 
 test.beforeAll(async () => {
-  kiosk = await startKiosk();
+  // A private cupsd with a cups-pdf queue: the printed day report comes out as a file to read.
+  cups = await startPrivateCups();
+  kiosk = await startKiosk({ printing: { cupsServer: cups.server, printer: cups.pdfQueue } });
 });
 
 test.afterAll(async () => {
   await kiosk?.close();
+  await cups?.stop();
 });
 
 async function findCard(page: Page, giftCardId: string) {
@@ -38,7 +48,7 @@ test('offline: a card read earlier within its balance, over it refused, a never-
   page,
 }, testInfo) => {
   test.setTimeout(90_000);
-  if (!kiosk) throw new Error('the kiosk did not start');
+  if (!kiosk || !cups) throw new Error('the kiosk or CUPS did not start');
   const { sandboxUrl } = kiosk;
   await openKiosk(page, kiosk);
 
@@ -153,7 +163,7 @@ test('offline: a card read earlier within its balance, over it refused, a never-
     });
   });
 
-  await test.step('the day report lists it with its resolution', async () => {
+  await test.step('the day report lists it with its resolution, and prints through CUPS', async () => {
     await page.getByRole('navigation').getByRole('button', { name: 'Documents' }).click();
     const report = page.getByTestId('day-report');
     await report.getByRole('button', { name: 'Show' }).click();
@@ -163,5 +173,27 @@ test('offline: a card read earlier within its balance, over it refused, a never-
     await expect(refusedRow).toContainText('€50.00');
     await expect(refusedRow).toContainText('taken offline');
     await expect(refusedRow).toContainText('Collected another way · Bank card');
+
+    await report.getByRole('button', { name: 'Print this report' }).click();
+    const job = report.getByTestId('print-job');
+    await expect(job).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+    await expect(job.getByRole('status')).toHaveText(`Printed · on ${cups!.pdfQueue}`);
+    await saveScreen(page, testInfo, 'day-report-printed');
+
+    await expect.poll(async () => (await cups!.outputs()).length, { timeout: 20_000 }).toBe(1);
+    const [name] = await cups!.outputs();
+    const { stdout } = await execFileAsync('pdftotext', [
+      '-layout',
+      join(cups!.outputDir, name!),
+      '-',
+    ]);
+    const [refused] = kiosk!.services.parts.outbox.list({ state: 'refused' });
+    const line = stdout.split('\n').find((text) => text.includes(refused!.reference));
+    expect(line, stdout).toBeDefined();
+    expect(line).toContain('€50.00');
+    expect(line).toContain('Refused');
+    expect(line).toContain('taken offline');
+    expect(line).toContain('Collected another way');
+    expect(line).toContain('Bank card');
   });
 });

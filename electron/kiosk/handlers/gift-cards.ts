@@ -12,7 +12,7 @@ import {
   type OutboxDebit,
   type OutboxSender,
 } from '../../outbox/index.ts';
-import { debitView, senderView } from '../views.ts';
+import { dayReportView, debitView, debitWithCardView, senderView } from '../views.ts';
 
 export interface GiftCardHandlerDeps {
   readonly client: Pick<CommerceApiClient, 'getGiftCard'>;
@@ -26,11 +26,7 @@ export function giftCardHandlers({
   outbox,
   sender,
 }: GiftCardHandlerDeps): Pick<KioskHandlers, keyof typeof giftCardMessages> {
-  // Staff know a card by its masked number: the one last read, when the kiosk has read it.
-  const withCard = (debit: OutboxDebit): DebitView => ({
-    ...debitView(debit),
-    maskedNumber: outbox.cards.get(debit.giftCardId)?.maskedNumber ?? null,
-  });
+  const withCard = (debit: OutboxDebit): DebitView => debitWithCardView(debit, outbox);
   return {
     getGiftCard: async (request) => {
       let card;
@@ -88,10 +84,7 @@ export function giftCardHandlers({
     acknowledgeDebit: (request) => debitView(outbox.acknowledge(request.debitId)),
     resolveDebit: (request) =>
       withCard(outbox.resolveAfterTheFact(request.debitId, request.resolution)),
-    getDayReport: (request) => ({
-      date: request.date,
-      debits: outbox.acceptedOn(request.date).map(withCard),
-    }),
+    getDayReport: (request) => dayReportView(outbox, request.date),
     getOutboxSummary: () => ({
       ...outbox.summary(),
       sender: senderView(sender.status),

@@ -1,8 +1,15 @@
 import type { ParsedRequestOf } from '../../../shared/ipc/contract.ts';
 import { ipcErrorCodes } from '../../../shared/ipc/errors.ts';
+import type { DayReport } from '../../../shared/ipc/gift-cards.ts';
 import type { DocumentKind, printingMessages } from '../../../shared/ipc/printing.ts';
 import { IpcFailure, type KioskHandlers, safeMessage } from '../../ipc/index.ts';
-import { previewDocument, PrintError, type PrintQueue } from '../../printing/index.ts';
+import {
+  dayReportPdf,
+  previewDocument,
+  PrintError,
+  type PrintQueue,
+  type PrintRequest,
+} from '../../printing/index.ts';
 import type { KioskPrinting } from '../kiosk-printing.ts';
 import type { SettingsStore } from '../settings-store.ts';
 import { printJobView, printerView } from '../views.ts';
@@ -11,12 +18,15 @@ export interface PrintingHandlerDeps {
   readonly printing: KioskPrinting;
   /** The printer and the paper size in force. */
   readonly settings: Pick<SettingsStore, 'current'>;
+  /** The end-of-day report of a local date, from the outbox (the print path knows no outbox). */
+  readonly dayReport: (date: string) => DayReport;
 }
 
 /** Printers, print jobs and document previews; previews work without a print backend. */
 export function printingHandlers({
   printing,
   settings,
+  dayReport,
 }: PrintingHandlerDeps): Pick<KioskHandlers, keyof typeof printingMessages> {
   const { backend, queue } = printing;
   const needQueue = (): PrintQueue => {
@@ -28,11 +38,13 @@ export function printingHandlers({
     kind: DocumentKind,
     reference: string,
     request: Pick<ParsedRequestOf<'printInvoice'>, 'printer' | 'copies'>,
+    make?: PrintRequest['make'],
   ) =>
     printJobView(
       needQueue().enqueue({
         kind,
         reference,
+        make,
         printer: request.printer ?? settings.current.printer ?? undefined,
         copies: request.copies,
         media: settings.current.paperSize ?? undefined,
@@ -51,6 +63,15 @@ export function printingHandlers({
     },
     printInvoice: (request) => print('invoice', request.saleId, request),
     printSavSlip: (request) => print('sav-slip', request.savId, request),
+    printDayReport: (request) => {
+      // Read when staff press Print: the paper says what the screen said, not a later state.
+      const report = dayReport(request.date);
+      return print('day-report', request.date, request, async () => ({
+        bytes: await dayReportPdf(report, request.labels),
+        contentType: 'application/pdf',
+        number: report.date,
+      }));
+    },
     getPrintJob: (request) => {
       const job = needQueue().get(request.jobId);
       if (job === undefined) throw new PrintError('job_unknown', 'There is no such print job.');

@@ -399,6 +399,7 @@ export const defaultReplies: Replies = {
     }),
   printInvoice: (request) => ok(printJob({ reference: request.saleId })),
   printSavSlip: (request) => ok(printJob({ kind: 'sav-slip', reference: request.savId })),
+  printDayReport: (request) => ok(printJob({ kind: 'day-report', reference: request.date })),
   getPrintJob: () => ok(printJob()),
   listPrintJobs: () => ok({ jobs: [] }),
   cancelPrintJob: () => ok(printJob({ state: 'cancelled' })),
