@@ -1,14 +1,9 @@
-import { useState } from 'react';
-import {
-  collectionMethods,
-  type CollectionMethod,
-  type DebitView,
-} from '../../shared/ipc/gift-cards.ts';
+import type { DebitView } from '../../shared/ipc/gift-cards.ts';
 import { refusalKeys } from '../i18n/describe-error.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
-import { useStores } from '../stores/stores-context.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
+import { ResolutionActions } from './ResolutionActions.tsx';
 
 /** The card as staff know it: its masked number when main has read it, else the id's end. */
 export function cardLabel(debit: DebitView): string {
@@ -29,10 +24,7 @@ export function saleReference(debit: DebitView): string {
 export function AfterTheFactAlert() {
   const { t, fmt } = useI18n();
   const attention = useKiosk('outbox', (s) => s.attention);
-  const busy = useKiosk('outbox', (s) => s.busy);
   const error = useKiosk('outbox', (s) => s.error);
-  const { outbox } = useStores();
-  const [method, setMethod] = useState<CollectionMethod>('cash');
 
   const debit = attention[0];
   if (!debit) return null;
@@ -62,37 +54,8 @@ export function AfterTheFactAlert() {
       {attention.length > 1 && (
         <p>{t('afterTheFact.more', { count: fmt.integer(attention.length - 1) })}</p>
       )}
-      <fieldset className="after-the-fact-actions" disabled={busy}>
-        <legend>{t('afterTheFact.method')}</legend>
-        {collectionMethods.map((choice) => (
-          <label key={choice}>
-            <input
-              type="radio"
-              name={`collection-method-${debit.id}`}
-              value={choice}
-              checked={method === choice}
-              onChange={() => setMethod(choice)}
-            />
-            {t(`afterTheFact.method.${choice}`)}
-          </label>
-        ))}
-        <button
-          type="button"
-          className="button"
-          onClick={() =>
-            void outbox.getState().resolve(debit.id, { kind: 'collected_other_way', method })
-          }
-        >
-          {t('afterTheFact.collected')}
-        </button>
-        <button
-          type="button"
-          className="button"
-          onClick={() => void outbox.getState().resolve(debit.id, { kind: 'could_not_collect' })}
-        >
-          {t('afterTheFact.notCollected')}
-        </button>
-      </fieldset>
+      {/* Keyed by debit: the next one starts from the default method, not this one's choice. */}
+      <ResolutionActions key={debit.id} debit={debit} />
       {error && <ErrorNotice error={error} />}
     </section>
   );

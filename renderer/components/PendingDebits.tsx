@@ -6,10 +6,12 @@ import { isCancellable } from '../stores/outbox-store.ts';
 import { useStores } from '../stores/stores-context.tsx';
 import { debitStateKeys } from './debit-state-labels.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
+import { ResolutionActions } from './ResolutionActions.tsx';
 
 /**
  * Debits the service has not confirmed, and those that ended badly and need a person: each with
- * its state. 'Send now' asks main to try at once; a debit never sent can still be withdrawn.
+ * its state. 'Send now' asks main to try at once; a debit never sent can still be withdrawn; one
+ * that ended badly leaves the list only once staff say what became of the money.
  */
 export function PendingDebits() {
   const { t, fmt } = useI18n();
@@ -49,15 +51,7 @@ export function PendingDebits() {
           </button>
         )}
         {(debit.state === 'refused' || debit.state === 'failed' || debit.state === 'expired') && (
-          <button
-            type="button"
-            className="button"
-            disabled={busy}
-            aria-label={t('pending.acknowledgeOf', { amount })}
-            onClick={() => void outbox.getState().acknowledge(debit.id)}
-          >
-            {t('pending.acknowledge')}
-          </button>
+          <ResolutionActions debit={debit} nameWithAmount />
         )}
       </li>
     );

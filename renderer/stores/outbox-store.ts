@@ -20,7 +20,7 @@ export interface OutboxState {
   /** Refused, failed or expired and not yet acknowledged by staff. */
   readonly attention: readonly DebitView[];
   readonly senderPaused: { readonly code: string; readonly message: string } | null;
-  /** The last action's failure (send now, cancel, acknowledge, refresh). */
+  /** The last action's failure (send now, cancel, resolve, refresh). */
   readonly error: IpcError | null;
   readonly busy: boolean;
   /** The end-of-day report last asked for (every debit of that local day). */
@@ -29,7 +29,6 @@ export interface OutboxState {
   refresh(): Promise<void>;
   sendNow(): Promise<void>;
   cancel(debitId: number): Promise<void>;
-  acknowledge(debitId: number): Promise<void>;
   /** Staff record what they did about a debit refused after the fact. */
   resolve(debitId: number, resolution: StaffResolutionInput): Promise<void>;
   applyEvent(event: OutboxChanged): void;
@@ -88,7 +87,6 @@ export function createOutboxStore(api: KioskApi, now: () => number = Date.now): 
       refresh,
       sendNow: () => act(() => settle(api.sendOutboxNow())),
       cancel: (debitId) => act(() => settle(api.cancelDebit({ debitId }))),
-      acknowledge: (debitId) => act(() => settle(api.acknowledgeDebit({ debitId }))),
       resolve: (debitId, resolution) =>
         act(() => settle(api.resolveDebit({ debitId, resolution }))),
       applyEvent: (event) => {

@@ -265,7 +265,7 @@ test('a debit over the offline limits is refused by the kiosk in plain words', a
   expect(second?.requestId).not.toBe(first?.requestId);
 });
 
-test('pending list: states, send now, cancel only for a debit never sent', async () => {
+test('pending list: states, send now, cancel only for a debit never sent, a refused one resolved', async () => {
   const neverSent = debit({ id: 1, amount: 10, acceptedOffline: true });
   const tried = debit({
     id: 2,
@@ -298,8 +298,20 @@ test('pending list: states, send now, cancel only for a debit never sent', async
   const user = userEvent.setup();
   await user.click(within(list).getByRole('button', { name: 'Send now' }));
   await user.click(within(list).getByRole('button', { name: 'Cancel the debit of €10.00' }));
-  await user.click(within(list).getByRole('button', { name: 'Seen: debit of €30.00' }));
+  // No way to put it away without saying what became of the money: the alert's own actions.
+  expect(within(list).queryByRole('button', { name: /^Seen/ })).toBeNull();
+  const refusedRow = rows[0]!;
+  await user.click(within(refusedRow).getByRole('radio', { name: 'Other' }));
+  await user.click(
+    within(refusedRow).getByRole('button', { name: 'Collected another way: debit of €30.00' }),
+  );
+  expect(
+    within(refusedRow).getByRole('button', { name: 'Could not collect: debit of €30.00' }),
+  ).toBeTruthy();
   expect(rendered.kiosk.callsOf('sendOutboxNow')).toHaveLength(1);
   expect(rendered.kiosk.callsOf('cancelDebit')).toEqual([{ debitId: 1 }]);
-  expect(rendered.kiosk.callsOf('acknowledgeDebit')).toEqual([{ debitId: 3 }]);
+  expect(rendered.kiosk.callsOf('resolveDebit')).toEqual([
+    { debitId: 3, resolution: { kind: 'collected_other_way', method: 'other' } },
+  ]);
+  expect(rendered.kiosk.callsOf('acknowledgeDebit')).toEqual([]);
 });

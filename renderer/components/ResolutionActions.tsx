@@ -1,0 +1,67 @@
+import { useId, useState } from 'react';
+import {
+  collectionMethods,
+  type CollectionMethod,
+  type DebitView,
+} from '../../shared/ipc/gift-cards.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
+import { useKiosk } from '../hooks/use-store.ts';
+import { useStores } from '../stores/stores-context.tsx';
+
+/**
+ * What staff record about a debit refused, failed or expired once the customer left: collected
+ * another way (and how), or could not collect. The alert and the list of debits offer the same
+ * actions, so no such debit is put away without saying what became of the money.
+ *
+ * `nameWithAmount`: where several debits are listed, each button's name says which one it is for.
+ */
+export function ResolutionActions({
+  debit,
+  nameWithAmount = false,
+}: {
+  readonly debit: DebitView;
+  readonly nameWithAmount?: boolean;
+}) {
+  const { t, fmt } = useI18n();
+  const busy = useKiosk('outbox', (s) => s.busy);
+  const { outbox } = useStores();
+  const [method, setMethod] = useState<CollectionMethod>('cash');
+  // The same debit can be in the alert and in the list at once: each group its own radios.
+  const group = useId();
+  const amount = fmt.money(debit.amount);
+  return (
+    <fieldset className="after-the-fact-actions" disabled={busy}>
+      <legend>{t('afterTheFact.method')}</legend>
+      {collectionMethods.map((choice) => (
+        <label key={choice}>
+          <input
+            type="radio"
+            name={group}
+            value={choice}
+            checked={method === choice}
+            onChange={() => setMethod(choice)}
+          />
+          {t(`afterTheFact.method.${choice}`)}
+        </label>
+      ))}
+      <button
+        type="button"
+        className="button"
+        aria-label={nameWithAmount ? t('afterTheFact.collectedOf', { amount }) : undefined}
+        onClick={() =>
+          void outbox.getState().resolve(debit.id, { kind: 'collected_other_way', method })
+        }
+      >
+        {t('afterTheFact.collected')}
+      </button>
+      <button
+        type="button"
+        className="button"
+        aria-label={nameWithAmount ? t('afterTheFact.notCollectedOf', { amount }) : undefined}
+        onClick={() => void outbox.getState().resolve(debit.id, { kind: 'could_not_collect' })}
+      >
+        {t('afterTheFact.notCollected')}
+      </button>
+    </fieldset>
+  );
+}
