@@ -6,6 +6,7 @@ import type {
   ShopRef,
 } from '../../shared/api/catalog.ts';
 import type { NotShownList, NotShownRecord } from '../../shared/api/not-shown.ts';
+import type { OperationName } from '../../shared/api/operations.ts';
 import { MAX_PAGE_SIZE } from '../../shared/api/primitives.ts';
 import {
   type IntegrationProfile,
@@ -38,18 +39,20 @@ const MAX_REFERENTIAL_PAGES = 200;
 
 async function walk(
   profile: IntegrationProfile,
+  operationId: OperationName,
   fetchPage: (query: Record<string, number>) => Promise<NotShownList<'id'>>,
   signal: AbortSignal | undefined,
 ): Promise<ReferentialRow[]> {
   const rows: ReferentialRow[] = [];
   for (let page = 1; ; page += 1) {
     signal?.throwIfAborted();
-    const reply = await fetchPage(pagingQuery(profile, { page, limit: MAX_PAGE_SIZE }));
+    const query = pagingQuery(profile, operationId, { page, limit: MAX_PAGE_SIZE });
+    const reply = await fetchPage(query);
     rows.push(...reply.data);
     // Without a page parameter the first reply is all there is; an empty page claiming a next
     // one would loop forever.
-    if (profile.parameters.page === null || !hasNextPageOf(reply) || reply.data.length === 0)
-      return rows;
+    const paged = profile.parameters.page !== null && profile.parameters.page in query;
+    if (!paged || !hasNextPageOf(reply) || reply.data.length === 0) return rows;
     if (page >= MAX_REFERENTIAL_PAGES) return rows;
   }
 }
@@ -63,12 +66,24 @@ export async function fetchReferentials(
 ): Promise<Partial<Referentials>> {
   const options = signal === undefined ? undefined : { signal };
   const lists: { readonly [K in ReferentialKind]: () => Promise<ReferentialRow[]> } = {
-    shops: () => walk(profile, (query) => source.listShops({ query }, options), signal),
-    categories: () => walk(profile, (query) => source.listCategories({ query }, options), signal),
+    shops: () =>
+      walk(profile, 'listShops', (query) => source.listShops({ query }, options), signal),
+    categories: () =>
+      walk(profile, 'listCategories', (query) => source.listCategories({ query }, options), signal),
     characteristics: () =>
-      walk(profile, (query) => source.listCharacteristics({ query }, options), signal),
+      walk(
+        profile,
+        'listCharacteristics',
+        (query) => source.listCharacteristics({ query }, options),
+        signal,
+      ),
     productTypes: () =>
-      walk(profile, (query) => source.listProductTypes({ query }, options), signal),
+      walk(
+        profile,
+        'listProductTypes',
+        (query) => source.listProductTypes({ query }, options),
+        signal,
+      ),
   };
   const result: { -readonly [K in ReferentialKind]?: ReferentialRow[] } = {};
   for (const kind of kinds) result[kind] = await lists[kind]();

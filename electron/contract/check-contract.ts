@@ -15,6 +15,7 @@ import {
   scalarLeaves,
   typeOf,
 } from '../../shared/profile/index.ts';
+import type { OperationName } from '../../shared/api/operations.ts';
 import { type CommerceApiClient, type CommerceApiError, isCommerceApiError } from '../api/index.ts';
 import { suggestionsFor } from './suggestions.ts';
 
@@ -64,7 +65,8 @@ export async function checkContract(
   now: () => Date = () => new Date(),
 ): Promise<ContractReport> {
   const readings: Reading[] = [];
-  const paging = pagingQuery(profile, { page: 1, limit: SAMPLE });
+  const paging = (operationId: OperationName) =>
+    pagingQuery(profile, operationId, { page: 1, limit: SAMPLE });
   const read = async <T>(
     operationId: string,
     kind: RecordKind,
@@ -98,22 +100,32 @@ export async function checkContract(
   };
 
   await read('ping', 'ping', () => client.ping(), single);
-  await read('listShops', 'shop', () => client.listShops({ query: paging }), listed);
-  await read('listCategories', 'category', () => client.listCategories({ query: paging }), listed);
+  await read('listShops', 'shop', () => client.listShops({ query: paging('listShops') }), listed);
+  await read(
+    'listCategories',
+    'category',
+    () => client.listCategories({ query: paging('listCategories') }),
+    listed,
+  );
   await read(
     'listProductTypes',
     'productType',
-    () => client.listProductTypes({ query: paging }),
+    () => client.listProductTypes({ query: paging('listProductTypes') }),
     listed,
   );
   await read(
     'listCharacteristics',
     'characteristic',
-    () => client.listCharacteristics({ query: paging }),
+    () => client.listCharacteristics({ query: paging('listCharacteristics') }),
     listed,
   );
 
-  const sales = await read('listSales', 'sale', () => client.listSales({ query: paging }), listed);
+  const sales = await read(
+    'listSales',
+    'sale',
+    () => client.listSales({ query: paging('listSales') }),
+    listed,
+  );
   const saleIds = sales.map((sale) => idOf(sale, 'uuid')).filter((id) => id !== undefined);
   if (saleIds[0] === undefined) {
     skip('getSale', 'no sale listed to read');
@@ -146,7 +158,12 @@ export async function checkContract(
     if (!invoiced) skip('getSaleInvoice', 'none of the sales listed has an invoice');
   }
 
-  const cases = await read('listSav', 'sav', () => client.listSav({ query: paging }), listed);
+  const cases = await read(
+    'listSav',
+    'sav',
+    () => client.listSav({ query: paging('listSav') }),
+    listed,
+  );
   const savId = cases.map((sav) => idOf(sav, 'uuid')).find((id) => id !== undefined);
   if (savId === undefined) {
     skip('getSav', 'no SAV case listed to read');
@@ -156,7 +173,7 @@ export async function checkContract(
     await read(
       'getSavLog',
       'savLogEntry',
-      () => client.getSavLog({ params: { savId }, query: paging }),
+      () => client.getSavLog({ params: { savId }, query: paging('getSavLog') }),
       listed,
     );
   }
@@ -164,7 +181,7 @@ export async function checkContract(
   const customers = await read(
     'listCustomers',
     'customer',
-    () => client.listCustomers({ query: paging }),
+    () => client.listCustomers({ query: paging('listCustomers') }),
     listed,
   );
   const customerIds = customers.map((c) => idOf(c, 'uuid')).filter((id) => id !== undefined);
@@ -192,7 +209,11 @@ export async function checkContract(
       const found = await read(
         'listCustomerCredits',
         'credit',
-        () => client.listCustomerCredits({ params: { customerId: id }, query: paging }),
+        () =>
+          client.listCustomerCredits({
+            params: { customerId: id },
+            query: paging('listCustomerCredits'),
+          }),
         listed,
       );
       credits.push(...found);

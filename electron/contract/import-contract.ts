@@ -1,6 +1,7 @@
 import { dereference } from '@readme/openapi-parser';
 import { buildOpenApiDocument } from '../../shared/api/openapi.ts';
 import { type OperationName, operations } from '../../shared/api/operations.ts';
+import type { Operation } from '../../shared/api/operation.ts';
 import {
   type FieldSpec,
   type IntegrationProfile,
@@ -194,17 +195,25 @@ export async function importContract(
   };
 
   // ---- parameter names and status words ----
-  const listParameters = new Set(
-    Object.values(operations)
-      .filter((operation) => operation.pagination === 'list')
-      .flatMap((operation) =>
-        (vendor.paths?.[operation.path]?.[operation.method.toLowerCase()]?.parameters ?? [])
-          .filter((p) => p.in === 'query')
-          .map((p) => p.name),
-      ),
-  );
+  const queryOf = (operation: Operation) =>
+    new Set(
+      (vendor.paths?.[operation.path]?.[operation.method.toLowerCase()]?.parameters ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name),
+    );
+  const lists = Object.values(operations).filter((operation) => operation.pagination === 'list');
+  const listParameters = new Set(lists.flatMap((operation) => [...queryOf(operation)]));
   const parameter = (names: readonly string[]) =>
     names.find((name) => listParameters.has(name)) ?? null;
+  const page = parameter(['page', 'pageNumber', 'pageIndex', 'p']);
+  const limit = parameter(['limit', 'pageSize', 'perPage', 'size']);
+  // A list the vendor documents without either paging parameter would refuse them (unknown).
+  const unpaged = lists
+    .filter((operation) => {
+      const query = queryOf(operation);
+      return ![page, limit].some((name) => name !== null && query.has(name));
+    })
+    .map((operation) => operation.operationId);
   const words = (kind: RecordKind, field: string, pattern: RegExp, fallback: readonly string[]) => {
     const path = records[kind]?.[field];
     const values = typeof path === 'string' ? (at(schemas.get(kind), path)?.enum ?? []) : [];
@@ -237,8 +246,9 @@ export async function importContract(
     giftCardDebit: { body: derivedBody },
     parameters: {
       ...current.parameters,
-      page: parameter(['page', 'pageNumber', 'pageIndex', 'p']),
-      limit: parameter(['limit', 'pageSize', 'perPage', 'size']),
+      page,
+      limit,
+      unpaged,
     },
     scan: current.scan,
   } as IntegrationProfile;

@@ -6,6 +6,7 @@ import type {
   DebitState,
   StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
+import { HeldDebitCode } from '../../shared/ipc/gift-cards.ts';
 
 /**
  * One debit of the outbox as main keeps it: the exact body and key sent on every attempt, and
@@ -93,14 +94,13 @@ export function isUnresolved(debit: OutboxDebit): boolean {
   );
 }
 
-/** The codes of a debit held for an administrator: the service refused the request itself. */
-export const heldCodes: readonly string[] = ['DEBIT_REQUEST_REFUSED', 'DEBIT_SCOPE_MISSING'];
-
 /** Why a pending debit waits for an administrator (a 400 or 403 on it), or null. */
-export function heldReasonOf(debit: OutboxDebit): FailureNote | null {
-  if (debit.state !== 'pending' || debit.lastErrorCode === null) return null;
-  if (!heldCodes.includes(debit.lastErrorCode)) return null;
-  return { code: debit.lastErrorCode, message: debit.lastErrorMessage ?? '' };
+export function heldReasonOf(
+  debit: OutboxDebit,
+): { readonly code: HeldDebitCode; readonly message: string } | null {
+  if (debit.state !== 'pending') return null;
+  const code = HeldDebitCode.safeParse(debit.lastErrorCode);
+  return code.success ? { code: code.data, message: debit.lastErrorMessage ?? '' } : null;
 }
 
 /** One Idempotency-Key a debit was sent under, with the exact body it went with. */

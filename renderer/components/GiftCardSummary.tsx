@@ -1,5 +1,6 @@
 import type { GiftCardLookup } from '../../shared/ipc/gift-cards.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
+import { OtherFields } from './OtherFields.tsx';
 import { recordStatus } from './record-status.ts';
 
 /**
@@ -24,7 +25,8 @@ export function GiftCardSummary({
 }) {
   const { t, fmt } = useI18n();
   const cached = card.source === 'cache' ? card : null;
-  const unknown = t('giftCard.unknownValue');
+  // Read live, a missing value is one the integration profile did not find in the reply.
+  const unknown = t(cached ? 'giftCard.unknownValue' : 'record.notProvided');
   return (
     <section className="gift-card" aria-labelledby="gift-card-number" data-testid="gift-card">
       <h2 id="gift-card-number">
@@ -63,6 +65,7 @@ export function GiftCardSummary({
           </>
         )}
       </dl>
+      {card.source === 'service' && <OtherFields fields={card.otherFields} />}
     </section>
   );
 }

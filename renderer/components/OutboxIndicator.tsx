@@ -1,3 +1,4 @@
+import { HeldDebitCode } from '../../shared/ipc/gift-cards.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useNow } from '../hooks/use-now.ts';
 import { useKiosk } from '../hooks/use-store.ts';
@@ -41,7 +42,12 @@ export function OutboxIndicator() {
           })}
       {age !== null && waiting > 0 && <> · {t('outbox.oldest', { age: fmt.duration(age) })}</>}
       {attention > 0 && <> · {t('outbox.attention', { count: fmt.integer(attention) })}</>}
-      {paused && <> · {t('outbox.paused')}</>}
+      {paused && (
+        <>
+          {' · '}
+          {t(HeldDebitCode.safeParse(paused.code).success ? 'outbox.pausedHeld' : 'outbox.paused')}
+        </>
+      )}
     </button>
   );
 }

@@ -39,6 +39,19 @@ export function PendingDebits() {
             .filter(Boolean)
             .join(' · ')}
         </span>
+        {debit.heldReason && (
+          <div className="note-warning debit-held" data-testid="held-reason">
+            {t(
+              debit.heldReason.code === 'DEBIT_SCOPE_MISSING'
+                ? 'pending.heldScope'
+                : 'pending.heldRequest',
+            )}
+            <details>
+              <summary>{t('pending.heldDetail')}</summary>
+              {debit.heldReason.message}
+            </details>
+          </div>
+        )}
         {isCancellable(debit) && (
           <button
             type="button"

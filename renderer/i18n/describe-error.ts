@@ -37,6 +37,7 @@ const byCode: Readonly<Record<string, MessageKey>> = {
   RESOURCE_NOT_FOUND: 'error.notFound',
   CATALOG_PRODUCT_NOT_FOUND: 'error.notFound',
   OUTBOX_NOT_FOUND: 'error.notFound',
+  GIFT_CARD_CODE_UNRECOGNISED: 'error.cardCodeUnrecognised',
   INVALID_REQUEST: 'error.invalid',
   IPC_INVALID_REQUEST: 'error.invalid',
   OUTBOX_INVALID_DEBIT: 'error.invalid',
@@ -198,6 +199,15 @@ export function describeError(error: IpcError, t: Translate, fmt: Formatters): E
         pin.retryAfterMs > 0
           ? t('error.pinNextTry', { time: timeOfDay(pin.nextTryAt, fmt) })
           : t('error.pinTriesLeft', { count: fmt.integer(pin.triesLeft) }),
+      offline: false,
+    };
+  }
+  if (error.code === 'INVALID_REQUEST' && typeof error.details?.['status'] === 'number') {
+    // The entry passed the kiosk's own checks, so the service refused how the kiosk asked: on a
+    // real API, most likely an integration profile that does not match it.
+    return {
+      title: t('error.serviceRefused'),
+      detail: t('error.serviceRefusedDetail'),
       offline: false,
     };
   }

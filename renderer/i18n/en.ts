@@ -35,6 +35,7 @@ export const en = {
   'outbox.oldest': 'oldest {age}',
   'outbox.attention': 'needing attention: {count}',
   'outbox.paused': 'sending paused: the account was refused',
+  'outbox.pausedHeld': 'sending paused: an administrator must act',
   'catalog.asOf': 'Catalogue as of {time}',
   'catalog.notReady': 'Catalogue not downloaded yet',
   'catalog.syncing': 'Catalogue updating…',
@@ -197,6 +198,10 @@ export const en = {
   'giftCard.title': 'Gift card',
   'giftCard.lookupForm': 'Find a gift card',
   'giftCard.cardId': 'Card number (type or scan)',
+  'giftCard.cardIdHint':
+    'The number as printed on the card, or scan its barcode: Enter looks it up, and the next scan replaces it.',
+  'error.cardCodeUnrecognised':
+    'This is not a gift-card number of this service: check the number printed on the card.',
   'giftCard.lookup': 'Find card',
   'giftCard.next': 'Next card',
   'giftCard.masked': 'Card {masked}',
@@ -287,6 +292,11 @@ export const en = {
   'dayReport.offline': 'taken offline',
   'dayReport.unresolved': 'Not resolved',
   'dayReport.print': 'Print this report',
+  'pending.heldRequest':
+    'Held: the service refused this debit as the kiosk sent it. An administrator must fix the integration profile in Setup; the debit is kept and nothing was taken.',
+  'pending.heldScope':
+    'Held: the kiosk’s account may not debit gift cards. An administrator must grant the permission; the debit is kept and nothing was taken.',
+  'pending.heldDetail': 'What the service said',
   'pending.title': 'Debits waiting or needing attention',
   'pending.empty': 'No debit is waiting.',
   'pending.sendNow': 'Send now',
@@ -457,6 +467,9 @@ export const en = {
     'Credentials are configured but no service address is set. An administrator must enter the service address in Setup.',
   'error.rateLimited': 'Too many requests at once. Wait a moment and try again.',
   'error.notFound': 'Not found: check the number or identifier.',
+  'error.serviceRefused': 'The service refused the kiosk’s request.',
+  'error.serviceRefusedDetail':
+    'The kiosk may not be set up for this service yet. An administrator can run “Check the service” in Setup.',
   'error.invalid': 'This entry is not valid. Check it and try again.',
   'error.notCancellable': 'This debit can no longer be cancelled: it was already sent.',
   'error.syncBusy': 'The catalogue is being updated by another program; try again in a moment.',

@@ -33,6 +33,7 @@ export const fr: Catalogue = {
   'outbox.oldest': 'le plus ancien depuis {age}',
   'outbox.attention': 'à vérifier : {count}',
   'outbox.paused': 'envoi suspendu : le compte a été refusé',
+  'outbox.pausedHeld': 'envoi suspendu : un administrateur doit intervenir',
   'catalog.asOf': 'Catalogue à jour au {time}',
   'catalog.notReady': 'Catalogue pas encore téléchargé',
   'catalog.syncing': 'Mise à jour du catalogue…',
@@ -196,6 +197,10 @@ export const fr: Catalogue = {
   'giftCard.title': 'Carte cadeau',
   'giftCard.lookupForm': 'Trouver une carte cadeau',
   'giftCard.cardId': 'Numéro de carte (saisir ou scanner)',
+  'giftCard.cardIdHint':
+    'Le numéro tel qu’imprimé sur la carte, ou scannez son code-barres : Entrée lance la recherche, et le scan suivant le remplace.',
+  'error.cardCodeUnrecognised':
+    'Ce n’est pas un numéro de carte cadeau de ce service : vérifiez le numéro imprimé sur la carte.',
   'giftCard.lookup': 'Trouver la carte',
   'giftCard.next': 'Carte suivante',
   'giftCard.masked': 'Carte {masked}',
@@ -290,6 +295,11 @@ export const fr: Catalogue = {
   'dayReport.offline': 'pris hors ligne',
   'dayReport.unresolved': 'Non réglé',
   'dayReport.print': 'Imprimer ce rapport',
+  'pending.heldRequest':
+    'Retenu : le service a refusé ce débit tel que la borne l’a envoyé. Un administrateur doit corriger le profil d’intégration dans Réglages ; le débit est conservé et rien n’a été prélevé.',
+  'pending.heldScope':
+    'Retenu : le compte de la borne n’a pas le droit de débiter les cartes cadeaux. Un administrateur doit accorder la permission ; le débit est conservé et rien n’a été prélevé.',
+  'pending.heldDetail': 'Ce qu’a répondu le service',
   'pending.title': 'Débits en attente ou à vérifier',
   'pending.empty': 'Aucun débit en attente.',
   'pending.sendNow': 'Envoyer maintenant',
@@ -463,6 +473,9 @@ export const fr: Catalogue = {
     'Des identifiants sont configurés mais aucune adresse de service n’est définie. Un administrateur doit saisir l’adresse du service dans les réglages.',
   'error.rateLimited': 'Trop de demandes à la fois. Patientez un instant puis réessayez.',
   'error.notFound': 'Introuvable : vérifiez le numéro ou l’identifiant.',
+  'error.serviceRefused': 'Le service a refusé la demande de la borne.',
+  'error.serviceRefusedDetail':
+    'La borne n’est peut-être pas encore réglée pour ce service. Un administrateur peut lancer « Vérifier le service » dans Réglages.',
   'error.invalid': 'Cette saisie n’est pas valable. Vérifiez-la et réessayez.',
   'error.notCancellable': 'Ce débit ne peut plus être annulé : il a déjà été envoyé.',
   'error.syncBusy':

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DebitAmount, DebitReference, giftCardIncludes } from '../api/gift-cards.ts';
-import { Amount, Id } from '../api/primitives.ts';
+import { Amount, Id, Text } from '../api/primitives.ts';
 import { EmptyRequest, IsoTime, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
 import { type GiftCardView, recordView, recordViewShape } from './records.ts';
@@ -96,10 +96,26 @@ export const CallerDebitReference = z
   .trim()
   .pipe(DebitReference.max(MAX_DEBIT_REFERENCE_LENGTH));
 
-export const GetGiftCardRequest = z.strictObject({
-  giftCardId: RecordId,
-  include: z.array(z.enum(giftCardIncludes)).min(1).max(giftCardIncludes.length).optional(),
-});
+/**
+ * A card's code as printed on it or read by a scanner; main turns it into the service's id with
+ * the integration profile's `scan` rule (`giftCardIdFromScan`).
+ */
+export const GiftCardCode = Text.min(1).max(256);
+
+/** A code the integration profile's `scan` rule does not recognise: not a card of this service. */
+export const GIFT_CARD_CODE_UNRECOGNISED = 'GIFT_CARD_CODE_UNRECOGNISED';
+
+const giftCardInclude = z
+  .array(z.enum(giftCardIncludes))
+  .min(1)
+  .max(giftCardIncludes.length)
+  .optional();
+
+/** By the service's id (a credit names it), or by the code staff typed or scanned. */
+export const GetGiftCardRequest = z.union([
+  z.strictObject({ giftCardId: RecordId, include: giftCardInclude }),
+  z.strictObject({ code: GiftCardCode, include: giftCardInclude }),
+]);
 export type GetGiftCardRequest = z.input<typeof GetGiftCardRequest>;
 
 /**
@@ -123,6 +139,13 @@ export const DebitGiftCardRequest = z.strictObject({
 export type DebitGiftCardRequest = z.input<typeof DebitGiftCardRequest>;
 
 /** One outbox entry as staff see it (the idempotency key and raw body stay in main). */
+/**
+ * Why a debit is held for an administrator: the service refused the request itself (400: the
+ * integration profile's body), or the account may not debit (403). Neither was applied.
+ */
+export const HeldDebitCode = z.enum(['DEBIT_REQUEST_REFUSED', 'DEBIT_SCOPE_MISSING']);
+export type HeldDebitCode = z.infer<typeof HeldDebitCode>;
+
 export const DebitView = z.object({
   id: z.number().int().positive(),
   giftCardId: Id,
@@ -155,7 +178,7 @@ export const DebitView = z.object({
    * body; 403: the account's scopes): what it said and that an administrator must act. Null
    * otherwise.
    */
-  heldReason: z.object({ code: z.string(), message: z.string() }).nullable().optional(),
+  heldReason: z.object({ code: HeldDebitCode, message: z.string() }).nullable().optional(),
 });
 export type DebitView = z.infer<typeof DebitView>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { operationList } from '../api/operations.ts';
 import { type RecordKind, recordKinds } from './record-kinds.ts';
 
 /**
@@ -26,6 +27,12 @@ export const FieldLocation = z.union([FieldPath, z.array(FieldPath).min(1).max(8
     'Where the value lives: a dotted path, a list of paths tried in order, or null when the service does not provide it.',
 });
 export type FieldLocation = z.infer<typeof FieldLocation>;
+
+/** The lists whose parameters the spec does not show: a service may page them, or not. */
+const NOT_SHOWN_LISTS = operationList
+  .filter((operation) => operation.pagination === 'list')
+  .map((operation) => operation.operationId);
+const NotShownList = z.enum(NOT_SHOWN_LISTS as [string, ...string[]]);
 
 function recordSchema(kind: RecordKind) {
   const fields = recordKinds[kind].fields as Record<string, { type: string }>;
@@ -105,6 +112,10 @@ export const IntegrationProfile = z
         }),
         limit: ParameterName.meta({
           description: 'Page size on those lists; null when not taken.',
+        }),
+        unpaged: z.array(NotShownList).max(NOT_SHOWN_LISTS.length).default([]).meta({
+          description:
+            'The lists among those that take no paging parameter at all on this service (the kiosk then reads their first page only).',
         }),
         giftCardUsages: z
           .strictObject({ name: z.string().min(1), value: z.string().min(1) })

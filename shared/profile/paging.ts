@@ -7,12 +7,17 @@ import type { IntegrationProfile } from './integration-profile.ts';
  * the spec gives every list (`pagination.hasNextPage`).
  */
 
-/** The page and page-size parameters under the profile's names; left out where it has none. */
+/**
+ * The page and page-size parameters of one list under the profile's names; left out where it has
+ * none, and on a list the service does not page (unknown parameters are refused).
+ */
 export function pagingQuery(
   profile: IntegrationProfile,
+  operationId: string,
   request: { readonly page?: number | undefined; readonly limit?: number | undefined },
 ): Record<string, number> {
-  const { page, limit } = profile.parameters;
+  const { page, limit, unpaged } = profile.parameters;
+  if (unpaged.includes(operationId)) return {};
   return {
     ...(page === null || request.page === undefined ? {} : { [page]: request.page }),
     ...(limit === null || request.limit === undefined ? {} : { [limit]: request.limit }),

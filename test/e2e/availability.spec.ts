@@ -1,47 +1,57 @@
 import { expectAccessible, saveScreen } from './support/evidence.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
+import { serviceShapes } from './support/services.ts';
 
-test('availability: search as you type in a chosen shop, then the product with its items by shop', async ({
-  page,
-  kiosk,
-  consoleProblems,
-}, testInfo) => {
-  await openKiosk(page, kiosk);
-  await expect(page.getByTestId('demo-badge')).toBeVisible();
-  await expect(page.getByTestId('catalog-as-of')).toContainText('Catalogue as of');
+for (const service of serviceShapes) {
+  test.describe(service.name, () => {
+    test.use({ kioskOptions: service.kiosk });
 
-  await page
-    .getByRole('combobox', { name: 'Shop' })
-    .selectOption({ label: 'Lyon Part-Dieu (Lyon)' });
-  // Words in any order, accents and case ignored: "glacons vh69853" finds the "Machine à glaçons VH69853FR".
-  await page
-    .getByRole('searchbox', { name: 'Search products' })
-    .pressSequentially('glacons vh69853', { delay: 30 });
-  const results = page.getByRole('region', { name: 'Products found' });
-  const row = results.getByRole('button', { name: /Machine à glaçons/ });
-  // The list settles on the last words typed (earlier keystrokes' answers are dropped).
-  await expect(page.getByTestId('results-status')).toHaveText('Products found: 1');
-  await expect(row).toBeVisible();
-  await expectAccessible(page, testInfo, 'availability');
+    test('availability: search as you type in a chosen shop, then the product with its items by shop', async ({
+      page,
+      kiosk,
+      consoleProblems,
+    }, testInfo) => {
+      await openKiosk(page, kiosk);
+      await expect(page.getByTestId('demo-badge')).toBeVisible();
+      await expect(page.getByTestId('catalog-as-of')).toContainText('Catalogue as of');
 
-  await row.click();
-  const detail = page.getByRole('article');
-  await expect(detail.getByRole('heading', { level: 2 })).toContainText('Machine à glaçons');
-  // The chosen shop first, marked, with its item's status; then the other shops.
-  const groups = detail.getByTestId('shop-group');
-  await expect(groups.first()).toHaveAttribute('aria-label', 'Lyon Part-Dieu');
-  await expect(groups.first()).toContainText('This shop');
-  await expect(groups.first().locator('[data-status]').first()).toBeVisible();
-  // Other shops follow, each with its items' statuses as the service computed them.
-  expect(await groups.count()).toBeGreaterThan(1);
-  await expect(detail.locator('[data-status]')).toHaveCount(
-    await detail.getByTestId('item-line').count(),
-  );
-  // Every item is on promotion: the promotion price next to the base price.
-  await expect(detail.getByText(/^Promotion €/).first()).toBeVisible();
-  await expect(detail.getByTestId('answer-source')).toHaveAttribute('data-source', /mirror|live/);
+      await page
+        .getByRole('combobox', { name: 'Shop' })
+        .selectOption({ label: 'Lyon Part-Dieu (Lyon)' });
+      // Words in any order, accents and case ignored: "glacons vh69853" finds the "Machine à glaçons VH69853FR".
+      await page
+        .getByRole('searchbox', { name: 'Search products' })
+        .pressSequentially('glacons vh69853', { delay: 30 });
+      const results = page.getByRole('region', { name: 'Products found' });
+      const row = results.getByRole('button', { name: /Machine à glaçons/ });
+      // The list settles on the last words typed (earlier keystrokes' answers are dropped).
+      await expect(page.getByTestId('results-status')).toHaveText('Products found: 1');
+      await expect(row).toBeVisible();
+      await expectAccessible(page, testInfo, 'availability');
 
-  await expectAccessible(page, testInfo, 'product detail');
-  await saveScreen(page, testInfo, 'availability-detail');
-  expect(consoleProblems).toEqual([]);
-});
+      await row.click();
+      const detail = page.getByRole('article');
+      await expect(detail.getByRole('heading', { level: 2 })).toContainText('Machine à glaçons');
+      // The chosen shop first, marked, with its item's status; then the other shops.
+      const groups = detail.getByTestId('shop-group');
+      await expect(groups.first()).toHaveAttribute('aria-label', 'Lyon Part-Dieu');
+      await expect(groups.first()).toContainText('This shop');
+      await expect(groups.first().locator('[data-status]').first()).toBeVisible();
+      // Other shops follow, each with its items' statuses as the service computed them.
+      expect(await groups.count()).toBeGreaterThan(1);
+      await expect(detail.locator('[data-status]')).toHaveCount(
+        await detail.getByTestId('item-line').count(),
+      );
+      // Every item is on promotion: the promotion price next to the base price.
+      await expect(detail.getByText(/^Promotion €/).first()).toBeVisible();
+      await expect(detail.getByTestId('answer-source')).toHaveAttribute(
+        'data-source',
+        /mirror|live/,
+      );
+
+      await expectAccessible(page, testInfo, 'product detail');
+      await saveScreen(page, testInfo, 'availability-detail');
+      expect(consoleProblems).toEqual([]);
+    });
+  });
+}

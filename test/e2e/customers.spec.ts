@@ -1,46 +1,53 @@
 import { ambiguousEmail } from '../../sandbox/data/demo.ts';
 import { expectAccessible, saveScreen } from './support/evidence.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
+import { serviceShapes } from './support/services.ts';
 
-test('customers: an e-mail alone shared by two customers lists both, opens neither, and a first name confirms one', async ({
-  page,
-  kiosk,
-  consoleProblems,
-}, testInfo) => {
-  await openKiosk(page, kiosk);
-  await page.getByRole('navigation').getByRole('button', { name: 'Customers' }).click();
+for (const service of serviceShapes) {
+  test.describe(service.name, () => {
+    test.use({ kioskOptions: service.kiosk });
 
-  // The e-mail address alone: the search form asks for nothing else.
-  const form = page.getByRole('form', { name: 'Find a customer' });
-  await expect(form.getByRole('textbox')).toHaveCount(1);
-  await page.getByLabel('E-mail address (exact)').fill(ambiguousEmail.email);
-  await page.getByRole('button', { name: 'Search' }).click();
+    test('customers: an e-mail alone shared by two customers lists both, opens neither, and a first name confirms one', async ({
+      page,
+      kiosk,
+      consoleProblems,
+    }, testInfo) => {
+      await openKiosk(page, kiosk);
+      await page.getByRole('navigation').getByRole('button', { name: 'Customers' }).click();
 
-  const matches = page.getByTestId('customer-matches');
-  await expect(matches.getByTestId('customer-match')).toHaveCount(2);
-  await expect(matches.getByTestId('customer-match')).toContainText([
-    'Claire Moreau',
-    'Julien Moreau',
-  ]);
-  await expect(matches.getByRole('alert')).toContainText('The kiosk does not choose one');
-  // Nothing opened: no record on screen, and the matches are not buttons.
-  await expect(page.getByTestId('customer-detail')).toHaveCount(0);
-  await expect(matches.getByRole('button', { name: /Moreau/ })).toHaveCount(0);
-  await expectAccessible(page, testInfo, 'customers (several matches)');
-  await saveScreen(page, testInfo, 'customers-ambiguous');
+      // The e-mail address alone: the search form asks for nothing else.
+      const form = page.getByRole('form', { name: 'Find a customer' });
+      await expect(form.getByRole('textbox')).toHaveCount(1);
+      await page.getByLabel('E-mail address (exact)').fill(ambiguousEmail.email);
+      await page.getByRole('button', { name: 'Search' }).click();
 
-  await matches
-    .getByRole('group', { name: 'Which detail' })
-    .getByRole('button', { name: 'First name' })
-    .click();
-  await matches.getByRole('textbox', { name: 'First name' }).fill('Julien');
-  await matches.getByRole('button', { name: 'Confirm' }).click();
+      const matches = page.getByTestId('customer-matches');
+      await expect(matches.getByTestId('customer-match')).toHaveCount(2);
+      await expect(matches.getByTestId('customer-match')).toContainText([
+        'Claire Moreau',
+        'Julien Moreau',
+      ]);
+      await expect(matches.getByRole('alert')).toContainText('The kiosk does not choose one');
+      // Nothing opened: no record on screen, and the matches are not buttons.
+      await expect(page.getByTestId('customer-detail')).toHaveCount(0);
+      await expect(matches.getByRole('button', { name: /Moreau/ })).toHaveCount(0);
+      await expectAccessible(page, testInfo, 'customers (several matches)');
+      await saveScreen(page, testInfo, 'customers-ambiguous');
 
-  const detail = page.getByTestId('customer-detail');
-  await expect(detail.getByRole('heading', { level: 2 })).toHaveText('Julien Moreau');
-  // The account may read contact data: it is shown; the history follows.
-  await expect(detail).toContainText(ambiguousEmail.email);
-  await expect(page.getByTestId('history-sales')).toBeVisible();
-  await expectAccessible(page, testInfo, 'customer detail');
-  expect(consoleProblems).toEqual([]);
-});
+      await matches
+        .getByRole('group', { name: 'Which detail' })
+        .getByRole('button', { name: 'First name' })
+        .click();
+      await matches.getByRole('textbox', { name: 'First name' }).fill('Julien');
+      await matches.getByRole('button', { name: 'Confirm' }).click();
+
+      const detail = page.getByTestId('customer-detail');
+      await expect(detail.getByRole('heading', { level: 2 })).toHaveText('Julien Moreau');
+      // The account may read contact data: it is shown; the history follows.
+      await expect(detail).toContainText(ambiguousEmail.email);
+      await expect(page.getByTestId('history-sales')).toBeVisible();
+      await expectAccessible(page, testInfo, 'customer detail');
+      expect(consoleProblems).toEqual([]);
+    });
+  });
+}

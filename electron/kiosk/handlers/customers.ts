@@ -43,7 +43,7 @@ export function customerHandlers({
           email: request.email,
           matchMode: 'exact',
           ...Object.fromEntries(criteria),
-          ...pagingQuery(profile(), request),
+          ...pagingQuery(profile(), 'searchCustomers', request),
         },
       });
       return {
@@ -73,7 +73,7 @@ export function customerHandlers({
         params: { customerId: request.customerId },
         query: {
           ...(request.types === undefined ? {} : { types: request.types.join(',') }),
-          ...pagingQuery(profile(), request),
+          ...pagingQuery(profile(), 'listCustomerCredits', request),
         },
       });
       const credits = reply.data.map((credit) => creditEntryOf(profile(), credit));

@@ -29,7 +29,7 @@ export function salesHandlers({
     getSavLog: async (request) => {
       const reply = await client.getSavLog({
         params: { savId: request.savId },
-        query: pagingQuery(profile(), request),
+        query: pagingQuery(profile(), 'getSavLog', request),
       });
       return listView(profile(), 'savLogEntry', reply);
     },

@@ -2,7 +2,10 @@
  * Reads the sandbox the way any API client would, to learn what a journey should show: numbers
  * like a sale's depend on the sandbox's clock, so a test asks rather than hard-codes them.
  */
-export async function readSandbox<T>(sandboxUrl: string, path: string): Promise<T> {
+export async function readSandbox<T = Record<string, unknown>>(
+  sandboxUrl: string,
+  path: string,
+): Promise<T> {
   const auth = await fetch(`${sandboxUrl}/auth`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -129,6 +129,8 @@ describe('kioskctl contract import', { timeout: 30_000 }, () => {
     expect(profile.records.giftCard?.balance).toBe('funds.remaining');
     expect(profile.giftCardDebit.body).toMatchObject({ amount: 'debit.value', currency: null });
     expect(profile.parameters).toMatchObject({ page: 'pageNumber', limit: 'pageSize' });
+    // The vendor documents no paging on these two: the kiosk must not send any (it is refused).
+    expect([...profile.parameters.unpaged].sort()).toEqual(['getSavLog', 'searchCustomers']);
     const check = await kioskctl(['--profile', written, 'contract', 'check']);
     expect(check.stdout).toContain('everything the kiosk needs resolves');
     expect(check.code).toBe(0);

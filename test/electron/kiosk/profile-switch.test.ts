@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageName, ReplyOf, RequestOf } from '../../../shared/ipc/contract.ts';
 import type { IpcResult } from '../../../shared/ipc/errors.ts';
-import { demoCustomers, demoGiftCards, demoSales } from '../../../sandbox/data/demo.ts';
+import {
+  ambiguousEmail,
+  demoCustomers,
+  demoGiftCards,
+  demoSales,
+} from '../../../sandbox/data/demo.ts';
 import { ADMIN_PIN, KIOSK_PAGE, type KioskFixture, startKioskFixture } from './support.ts';
 
 /**
@@ -94,6 +99,9 @@ describe('the default profile on a service shaped another way', { timeout: 30_00
   it('with its profile the reads are whole, and "Check the service" says everything resolves', async () => {
     const card = await value('getGiftCard', { giftCardId: demoGiftCards.active });
     expect(card).toMatchObject({ balance: expect.any(Number), debitable: true });
+    // A list this service does not page: the kiosk sends no paging parameter (it would be refused).
+    const matches = await value('searchCustomers', { email: ambiguousEmail.email, limit: 5 });
+    expect(matches.data.map((customer) => customer.lastName)).toEqual(['Moreau', 'Moreau']);
     const report = await value('checkContract', {});
     expect(report.missingNeeded).toEqual([]);
     expect(report.ok).toBe(true);
