@@ -88,8 +88,7 @@ export function CustomersScreen() {
             onOpenSale={(saleId) => void customers.getState().openSale(saleId)}
             onCloseSale={() => customers.getState().closeSale()}
             onUseCard={(giftCardId) => {
-              giftCard.getState().setCardId(giftCardId);
-              void giftCard.getState().lookup();
+              void giftCard.getState().openCard(giftCardId);
               navigation.getState().go('giftCard');
             }}
           />

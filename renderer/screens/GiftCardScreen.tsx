@@ -1,4 +1,4 @@
-import { useId, type FormEvent } from 'react';
+import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { MAX_DEBIT_REFERENCE_LENGTH } from '../../shared/ipc/gift-cards.ts';
 import { AmountField } from '../components/AmountField.tsx';
 import { DebitMayBeStored } from '../components/DebitMayBeStored.tsx';
@@ -20,6 +20,8 @@ export function GiftCardScreen() {
   const cardId = useKiosk('giftCard', (s) => s.cardId);
   const card = useKiosk('giftCard', (s) => s.card);
   const looking = useKiosk('giftCard', (s) => s.looking);
+  const cardField = useRef<HTMLInputElement>(null);
+  const wasLooking = useRef(looking);
   const lookupError = useKiosk('giftCard', (s) => s.lookupError);
   const amount = useKiosk('giftCard', (s) => s.amount);
   const reference = useKiosk('giftCard', (s) => s.reference);
@@ -39,6 +41,13 @@ export function GiftCardScreen() {
     : 0;
   const blockedStatus = card && !cardAllowsDebit(card) ? card.status : null;
   const value = amountValue(amount);
+
+  // A scanner types the code and presses Enter, with no one to clear the field in between: once
+  // a look-up ends the code is selected, so the next scan replaces it instead of appending.
+  useEffect(() => {
+    if (wasLooking.current && !looking) cardField.current?.select();
+    wasLooking.current = looking;
+  }, [looking]);
 
   const lookup = (event: FormEvent) => {
     event.preventDefault();
@@ -61,13 +70,18 @@ export function GiftCardScreen() {
               </label>
               <input
                 id={cardFieldId}
+                ref={cardField}
                 className="input"
                 autoComplete="off"
-                // A scanner types the id and presses Enter: the field is ready for it.
+                // A scanner types the code and presses Enter (the form's submit): ready for it.
                 autoFocus
+                aria-describedby={`${cardFieldId}-hint`}
                 value={cardId}
                 onChange={(event) => giftCard.getState().setCardId(event.target.value)}
               />
+              <p id={`${cardFieldId}-hint`} className="hint">
+                {t('giftCard.cardIdHint')}
+              </p>
             </div>
             <button
               type="submit"

@@ -6,6 +6,7 @@ import type {
   ConnectivityState,
   DebitGiftCardReply,
   DebitView,
+  GetGiftCardRequest,
   GiftCardLookup,
 } from '../../shared/ipc/gift-cards.ts';
 import { amountValue } from '../input/amount-entry.ts';
@@ -33,6 +34,7 @@ export interface GiftCardStoreOptions {
 }
 
 export interface GiftCardState {
+  /** What the card field shows: the code staff typed or scanned, or the id a credit named. */
   readonly cardId: string;
   /** The service's card, or offline the kiosk's last read of it (`source: 'cache'`). */
   readonly card: GiftCardLookup | null;
@@ -59,7 +61,10 @@ export interface GiftCardState {
   /** The debit shown was already stored when its confirmation was sent again. */
   readonly replayed: boolean;
   setCardId(cardId: string): void;
+  /** Looks up the code in the card field (typed or scanned): main makes it the service's id. */
   lookup(): Promise<void>;
+  /** Opens the card with this service id (a customer's or a sale's credit names it). */
+  openCard(giftCardId: string): Promise<void>;
   setAmount(amount: string): void;
   setReference(reference: string): void;
   submitDebit(): Promise<void>;
@@ -174,6 +179,17 @@ export function createGiftCardStore(
       set({ confirmation: null, lostReply: false, debiting: false, debitError: reply.error });
     };
 
+    const find = async (request: GetGiftCardRequest, shown: string) => {
+      if (shown === '') return;
+      const mine = ++lookupGeneration;
+      settleConfirmation();
+      set({ ...fresh, cardId: shown, looking: true });
+      const reply = await settle(api.getGiftCard(request));
+      if (mine !== lookupGeneration) return;
+      if (reply.ok) set({ card: reply.value, looking: false });
+      else set({ looking: false, lookupError: reply.error });
+    };
+
     // A reload came between a confirmation and its outcome: ask main about that same debit.
     const restored = storage.load();
     if (restored) {
@@ -188,17 +204,11 @@ export function createGiftCardStore(
       ...fresh,
       ...(restored ? { cardId: restored.giftCardId, confirmation: restored, lostReply: true } : {}),
       setCardId: (cardId) => set({ cardId }),
-      lookup: async () => {
-        const giftCardId = get().cardId.trim();
-        if (giftCardId === '') return;
-        const mine = ++lookupGeneration;
-        settleConfirmation();
-        set({ ...fresh, cardId: giftCardId, looking: true });
-        const reply = await settle(api.getGiftCard({ giftCardId }));
-        if (mine !== lookupGeneration) return;
-        if (reply.ok) set({ card: reply.value, looking: false });
-        else set({ looking: false, lookupError: reply.error });
+      lookup: () => {
+        const code = get().cardId.trim();
+        return find({ code }, code);
       },
+      openCard: (giftCardId) => find({ giftCardId }, giftCardId),
       setAmount: (amount) => set({ amount }),
       setReference: (reference) => set({ reference }),
       submitDebit: async () => {

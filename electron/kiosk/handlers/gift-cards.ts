@@ -1,10 +1,12 @@
-import type {
-  DebitView,
-  giftCardMessages,
-  ListDebitsRequest,
+import {
+  type DebitView,
+  GIFT_CARD_CODE_UNRECOGNISED,
+  type giftCardMessages,
+  type ListDebitsRequest,
 } from '../../../shared/ipc/gift-cards.ts';
+import { giftCardIdFromScan } from '../../../shared/profile/index.ts';
 import { type CommerceApiClient, isCommerceApiError } from '../../api/index.ts';
-import type { KioskHandlers } from '../../ipc/index.ts';
+import { IpcFailure, type KioskHandlers } from '../../ipc/index.ts';
 import {
   cachedGiftCardLookupOf,
   giftCardLookupOf,
@@ -29,21 +31,28 @@ export function giftCardHandlers({
   const withCard = (debit: OutboxDebit): DebitView => debitWithCardView(debit, outbox);
   return {
     getGiftCard: async (request) => {
+      const giftCardId =
+        'code' in request ? giftCardIdFromScan(outbox.profile, request.code) : request.giftCardId;
+      if (giftCardId === null) {
+        throw new IpcFailure(
+          GIFT_CARD_CODE_UNRECOGNISED,
+          "this code does not match the integration profile's gift-card scan rule",
+        );
+      }
       let card;
       try {
         card = await client.getGiftCard({
-          params: { giftCardId: request.giftCardId },
+          params: { giftCardId },
           query: request.include === undefined ? {} : { include: request.include.join(',') },
         });
       } catch (error) {
         // Unreachable: staff can still debit offline, checked against the last read of it.
         if (isUnreachable(error)) {
-          const { giftCardId } = request;
           return cachedGiftCardLookupOf(outbox.profile, giftCardId, outbox.knownCard(giftCardId));
         }
         throw error;
       }
-      const lookup = giftCardLookupOf(outbox.profile, card, request.giftCardId);
+      const lookup = giftCardLookupOf(outbox.profile, card, giftCardId);
       // Kept (without personal data) so that offline a debit is checked against this balance.
       outbox.recordCard(card);
       return lookup;
