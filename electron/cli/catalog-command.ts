@@ -19,6 +19,7 @@ import {
   exitCodes,
   loggerFor,
   parseFlags,
+  profileOf,
   runCommand,
 } from './command.ts';
 
@@ -129,6 +130,8 @@ async function sync(
   context: CatalogCommandContext,
 ): Promise<number> {
   const { io } = context;
+  // The referential lists are 'not shown': read (and paged) the way the profile says.
+  const profile = profileOf(globals, io.env);
   const client = await connect(globals, context);
   const bar = context.stderrIsTty ? new ProgressBar(io) : undefined;
   try {
@@ -138,6 +141,7 @@ async function sync(
         database,
         source: client,
         logger: loggerFor(globals, io, 'kioskctl'),
+        profile: () => profile,
       });
       if (bar) service.events.on('progress', (progress) => bar.draw(progress));
       const outcome = await service.sync({ full: values.full ?? false });

@@ -249,7 +249,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
           connection = await connect();
           await connection.check();
         }
-        const outbox = makeOutbox(db, context, limits, connection?.connectivity);
+        const outbox = makeOutbox(db, context, profile, limits, connection?.connectivity);
         const { debit, replayed } = outbox.enqueue({
           giftCardId,
           amount,
@@ -297,7 +297,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         const timeoutMs =
           values.timeout === undefined ? 60_000 : parseSeconds(values.timeout, '--timeout');
         connection = await connect();
-        const outbox = makeOutbox(db, context, limits, connection.connectivity);
+        const outbox = makeOutbox(db, context, profile, limits, connection.connectivity);
         const sender = new OutboxSender({
           outbox,
           gateway: connection.gateway,
@@ -312,7 +312,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         const timeoutMs =
           values.timeout === undefined ? 60_000 : parseSeconds(values.timeout, '--timeout');
         connection = await connect();
-        const outbox = makeOutbox(db, context, limits, connection.connectivity);
+        const outbox = makeOutbox(db, context, profile, limits, connection.connectivity);
         // Rebuilt first: committed whether or not this process gets to send them (the kiosk
         // app, holding the lease, sends them once resumed there).
         const { rebuilt, newKeys } = outbox.rebuildBodies();
@@ -328,23 +328,25 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
       }
       case 'list': {
         const state = values.state === undefined ? undefined : parseState(values.state);
-        const outbox = makeOutbox(db, context, limits);
+        const outbox = makeOutbox(db, context, profile, limits);
         const debits = outbox.list(state === undefined ? {} : { state });
         const views = debits.map((debit) => debitView(debit, outbox.keyHistory(debit.id)));
         io.stdout(`${JSON.stringify({ debits: views })}\n`);
         return outboxExitCodes.ok;
       }
       case 'show': {
-        const outbox = makeOutbox(db, context, limits);
+        const outbox = makeOutbox(db, context, profile, limits);
         io.stdout(`${JSON.stringify(debitView(outbox.get(id!), outbox.keyHistory(id!)))}\n`);
         return outboxExitCodes.ok;
       }
       case 'cancel': {
-        io.stdout(`${JSON.stringify(debitView(makeOutbox(db, context, limits).cancel(id!)))}\n`);
+        io.stdout(
+          `${JSON.stringify(debitView(makeOutbox(db, context, profile, limits).cancel(id!)))}\n`,
+        );
         return outboxExitCodes.ok;
       }
       case 'report': {
-        const debits = makeOutbox(db, context, limits).acceptedOn(reportDate!);
+        const debits = makeOutbox(db, context, profile, limits).acceptedOn(reportDate!);
         io.stdout(
           `${JSON.stringify({ date: reportDate, debits: debits.map((debit) => debitView(debit)) })}\n`,
         );
@@ -359,9 +361,11 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
   }
 }
 
+/** The outbox as the app builds it: the bodies it writes are in the profile's shape. */
 function makeOutbox(
   db: KioskDatabase,
   context: OutboxCommandContext,
+  profile: IntegrationProfile,
   limits: Partial<OfflineLimits>,
   connectivity?: () => ConnectivityStatus,
 ): Outbox {
@@ -370,7 +374,7 @@ function makeOutbox(
     ...(context.clock ? { clock: context.clock } : {}),
     limits,
     ...(connectivity ? { connectivity } : {}),
-    ...(context.profile ? { profile: context.profile } : {}),
+    profile,
   });
 }
 

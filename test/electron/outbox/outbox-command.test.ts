@@ -414,17 +414,26 @@ describe('kioskctl outbox', () => {
       ...defaultProfile,
       giftCardDebit: { body: { ...defaultProfile.giftCardDebit.body, amount: 'value' } },
     });
-    const enqueued = await kioskctl(
-      ['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '3'],
-      { profile: wrong },
-    );
+    // Through the global flag, as a technician passes it: the body is written in its shape.
+    const wrongFile = join(data.dir, 'wrong-profile.json');
+    writeFileSync(wrongFile, JSON.stringify(wrong));
+    const enqueued = await kioskctl([
+      '--profile',
+      wrongFile,
+      'outbox',
+      'enqueue',
+      '--card',
+      demoGiftCards.active,
+      '--amount',
+      '3',
+    ]);
     expect(enqueued.code).toBe(outboxExitCodes.ok);
     const { id, idempotencyKey } = json(enqueued.stdout[0]) as {
       id: number;
       idempotencyKey: string;
     };
 
-    const drained = await kioskctl(['outbox', 'drain', '--until-empty'], { profile: wrong });
+    const drained = await kioskctl(['outbox', 'drain', '--until-empty', '--profile', wrongFile]);
     expect(drained.code).toBe(outboxExitCodes.apiError);
     expect(json(drained.stdout[0])).toMatchObject({ result: 'paused' });
     const listed = json((await kioskctl(['outbox', 'list'])).stdout[0]) as {
@@ -438,7 +447,8 @@ describe('kioskctl outbox', () => {
     });
     expect(sb.control.ledger()).toEqual([]);
 
-    const resumed = await kioskctl(['outbox', 'resume'], { profile: defaultProfile });
+    // No flag: the default profile, the sandbox's shapes.
+    const resumed = await kioskctl(['outbox', 'resume']);
     expect(resumed.code).toBe(outboxExitCodes.ok);
     expect(json(resumed.stdout[0])).toMatchObject({
       rebuilt: 1,
