@@ -11,6 +11,15 @@ import { criterionLabels } from './criterion-labels.ts';
 import { customerName } from './customer-name.ts';
 
 /**
+ * Whether a detail can tell the matches apart: they differ in it, or the list does not show it
+ * for some of them (the customer can still state it).
+ */
+function tellsApart(matches: readonly CustomerEntry[], criterion: SecondCriterion): boolean {
+  const values = matches.map((match) => match[criterion]?.trim().toLocaleLowerCase() ?? null);
+  return values.includes(null) || new Set(values).size > 1;
+}
+
+/**
  * Several customers share the e-mail address (and the details given so far): they are listed so
  * staff see why, but none can be opened from here. The customer states another detail and the
  * search runs again with all of them; only a single match opens a record.
@@ -31,7 +40,9 @@ export function CustomerMatches({
   const { t, fmt } = useI18n();
   const used = secondCriteria.filter((name) => criteria[name]);
   const unused = secondCriteria.filter((name) => !criteria[name]);
-  const options = unused.length > 0 ? unused : secondCriteria;
+  // Asking for a detail every match shares cannot tell them apart (two Moreaus: not the last name).
+  const telling = unused.filter((name) => tellsApart(matches, name));
+  const options = telling.length > 0 ? telling : unused.length > 0 ? unused : secondCriteria;
   const [criterion, setCriterion] = useState<SecondCriterion>(options[0] ?? 'firstName');
   const [value, setValue] = useState('');
 

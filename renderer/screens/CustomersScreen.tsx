@@ -42,9 +42,12 @@ export function CustomersScreen() {
   return (
     <section className="screen customers" aria-labelledby="customers-title">
       <h1 id="customers-title">{t('customers.title')}</h1>
-      {phase === 'idle' || phase === 'searching' || phase === 'failed' ? (
+      {phase === 'idle' || phase === 'searching' || phase === 'failed' || phase === 'none' ? (
         <CustomerSearchForm
+          // No match: a fresh form holding the address as typed, focused for a correction.
+          key={phase === 'none' ? 'none' : 'search'}
           busy={phase === 'searching'}
+          initialEmail={criteria?.email ?? ''}
           onSearch={(next) => void customers.getState().search(next)}
         />
       ) : (

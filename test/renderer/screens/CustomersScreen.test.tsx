@@ -90,13 +90,13 @@ test('an e-mail shared by several customers lists them, opens none, and a furthe
   expect(rendered.kiosk.callsOf('getCustomer')).toEqual([]);
   expect(screen.queryByTestId('customer-detail')).toBeNull();
   expect(within(matches).queryByRole('button', { name: /Claire/ })).toBeNull();
-  // Every detail can confirm; none was used yet.
+  // Only a detail that tells them apart is offered: they share last name, phone and postal code.
   const confirm = within(matches).getByRole('group', { name: 'Which detail' });
   expect(
     within(confirm)
       .getAllByRole('button')
       .map((b) => b.textContent),
-  ).toEqual(['Last name', 'First name', 'Phone', 'Postal code']);
+  ).toEqual(['First name']);
   expect(within(matches).queryByText(/Already used/)).toBeNull();
 
   await confirmWith(user, 'First name', 'Claire');
@@ -112,19 +112,42 @@ test('an e-mail shared by several customers lists them, opens none, and a furthe
   ]);
 });
 
-test('a detail both customers share still opens nothing; the next one decides', async () => {
-  rendered = await renderKiosk(<CustomersScreen />, { handlers: moreauHandlers });
+test('a detail the list cannot show may still be shared: it opens nothing, and the next one decides', async () => {
+  // Without contact data in the list, phone and postal code may or may not differ: offered.
+  const claireBare = customer('customer_claire', 'Claire', 'Moreau', false);
+  const julienBare = customer('customer_julien', 'Julien', 'Moreau', false);
+  rendered = await renderKiosk(<CustomersScreen />, {
+    handlers: {
+      searchCustomers: (request: SearchCustomersRequest) =>
+        page(
+          [claireBare, julienBare].filter(
+            (c) =>
+              request.firstName === undefined ||
+              request.firstName.toLowerCase() === c.firstName?.toLowerCase(),
+          ),
+        ),
+      getCustomer: (request: { customerId: string }) =>
+        ok(request.customerId === claireBare.id ? claireBare : julienBare),
+    },
+  });
   const user = await search('famille.moreau@example.com');
-  await screen.findByTestId('customer-matches');
-  await confirmWith(user, 'Last name', 'Moreau');
+  const first = await screen.findByTestId('customer-matches');
+  expect(
+    within(within(first).getByRole('group', { name: 'Which detail' }))
+      .getAllByRole('button')
+      .map((b) => b.textContent),
+  ).toEqual(['First name', 'Phone', 'Postal code']);
+  await user.click(within(first).getByRole('button', { name: 'Phone' }));
+  await user.type(within(first).getByRole('textbox', { name: 'Phone' }), '0612345678');
+  await user.click(within(first).getByRole('button', { name: 'Confirm' }));
 
-  // Still two: listed again, the last name now among the details used and not offered again.
+  // Still two: listed again, the phone now among the details used and not offered again.
   const matches = await screen.findByTestId('customer-matches');
-  await within(matches).findByText('Already used: Last name.');
+  await within(matches).findByText('Already used: Phone.');
   expect(within(matches).getAllByTestId('customer-match')).toHaveLength(2);
   expect(
     within(within(matches).getByRole('group', { name: 'Which detail' })).queryByRole('button', {
-      name: 'Last name',
+      name: 'Phone',
     }),
   ).toBeNull();
   expect(rendered.kiosk.callsOf('getCustomer')).toEqual([]);
@@ -135,7 +158,7 @@ test('a detail both customers share still opens nothing; the next one decides', 
   ).toBe('Julien Moreau');
   expect(rendered.kiosk.callsOf('searchCustomers').at(-1)).toEqual({
     email: 'famille.moreau@example.com',
-    lastName: 'Moreau',
+    phone: '0612345678',
     firstName: 'Julien',
     limit: 20,
   });
@@ -152,13 +175,26 @@ test('a confirmation that matches nobody says so and opens nothing', async () =>
   expect(rendered.kiosk.callsOf('getCustomer')).toEqual([]);
 });
 
-test('no match says so', async () => {
+test('no match says so, and keeps the address as typed to check it with the customer', async () => {
   rendered = await renderKiosk(<CustomersScreen />);
   await search('nobody@example.com');
   expect((await screen.findByTestId('customer-none')).textContent).toBe(
     'No customer has this e-mail address. Check it with the customer.',
   );
+  const field = screen.getByLabelText('E-mail address (exact)');
+  expect(field).toHaveProperty('value', 'nobody@example.com');
+  expect(document.activeElement).toBe(field);
   expect(rendered.kiosk.callsOf('getCustomer')).toEqual([]);
+});
+
+test('New search gives an empty field with the focus, ready for the next customer', async () => {
+  rendered = await renderKiosk(<CustomersScreen />, { handlers: moreauHandlers });
+  const user = await search('famille.moreau@example.com');
+  await screen.findByTestId('customer-matches');
+  await user.click(screen.getByRole('button', { name: 'New search' }));
+  const field = screen.getByLabelText('E-mail address (exact)');
+  expect(field).toHaveProperty('value', '');
+  expect(document.activeElement).toBe(field);
 });
 
 /** A sale as getSale returns it; `hasInvoice` is what the history's entries do not tell. */
