@@ -123,6 +123,24 @@ export class CardCache {
     return row.cents;
   }
 
+  /**
+   * The cards read most recently that have a masked number (the one thing staff may be shown of
+   * them), newest first.
+   */
+  recent(limit: number): Pick<CachedCard, 'giftCardId' | 'maskedNumber' | 'readAt'>[] {
+    const rows = this.#db.connection
+      .prepare(
+        `SELECT gift_card_id, masked_number, read_at FROM outbox_card_cache
+         WHERE masked_number IS NOT NULL ORDER BY read_at DESC, gift_card_id LIMIT ?`,
+      )
+      .all(limit) as unknown as Pick<CardRow, 'gift_card_id' | 'masked_number' | 'read_at'>[];
+    return rows.map((row) => ({
+      giftCardId: row.gift_card_id,
+      maskedNumber: row.masked_number,
+      readAt: row.read_at,
+    }));
+  }
+
   get(giftCardId: string): CachedCard | undefined {
     const row = this.#db.connection
       .prepare('SELECT * FROM outbox_card_cache WHERE gift_card_id = ?')

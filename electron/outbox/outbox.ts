@@ -405,6 +405,11 @@ export class Outbox {
     return this.cards.get(giftCardId);
   }
 
+  /** The cards this kiosk read last, newest first: masked numbers only. */
+  recentCards(limit: number): ReturnType<CardCache['recent']> {
+    return this.cards.recent(limit);
+  }
+
   /** The debit stored under this request id, if any (a caller checking after a lost reply). */
   findByRequestId(requestId: string): OutboxDebit | undefined {
     return this.store.findByRequestId(requestId.toLowerCase());

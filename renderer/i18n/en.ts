@@ -198,6 +198,8 @@ export const en = {
   'giftCard.title': 'Gift card',
   'giftCard.lookupForm': 'Find a gift card',
   'giftCard.cardId': 'Card number (type or scan)',
+  'giftCard.recent': 'Last cards used on this kiosk',
+  'giftCard.recentReadAt': 'Read {time}',
   'giftCard.cardIdHint':
     'The number as printed on the card, or scan its barcode: Enter looks it up, and the next scan replaces it.',
   'error.cardCodeUnrecognised':

@@ -197,6 +197,8 @@ export const fr: Catalogue = {
   'giftCard.title': 'Carte cadeau',
   'giftCard.lookupForm': 'Trouver une carte cadeau',
   'giftCard.cardId': 'Numéro de carte (saisir ou scanner)',
+  'giftCard.recent': 'Dernières cartes utilisées sur cette borne',
+  'giftCard.recentReadAt': 'Lue {time}',
   'giftCard.cardIdHint':
     'Le numéro tel qu’imprimé sur la carte, ou scannez son code-barres : Entrée lance la recherche, et le scan suivant le remplace.',
   'error.cardCodeUnrecognised':

@@ -6,6 +6,7 @@ import { DebitOutcomePanel } from '../components/DebitOutcomePanel.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { cardAllowsDebit, GiftCardSummary } from '../components/GiftCardSummary.tsx';
 import { PendingDebits } from '../components/PendingDebits.tsx';
+import { RecentCards } from '../components/RecentCards.tsx';
 import { recordStatus } from '../components/record-status.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
@@ -32,6 +33,7 @@ export function GiftCardScreen() {
   const confirmation = useKiosk('giftCard', (s) => s.confirmation);
   const lostReply = useKiosk('giftCard', (s) => s.lostReply);
   const replayed = useKiosk('giftCard', (s) => s.replayed);
+  const recentCards = useKiosk('giftCard', (s) => s.recentCards);
   const openDebits = useKiosk('outbox', (s) => s.open);
   // What the service has not confirmed yet is not in the balance it computed.
   const waitingAmount = card
@@ -41,6 +43,10 @@ export function GiftCardScreen() {
     : 0;
   const blockedStatus = card && !cardAllowsDebit(card) ? card.status : null;
   const value = amountValue(amount);
+
+  useEffect(() => {
+    void giftCard.getState().loadRecentCards();
+  }, [giftCard]);
 
   // A scanner types the code and presses Enter, with no one to clear the field in between: once
   // a look-up ends the code is selected, so the next scan replaces it instead of appending.
@@ -96,6 +102,10 @@ export function GiftCardScreen() {
               </button>
             )}
           </form>
+          <RecentCards
+            cards={recentCards}
+            onOpen={(giftCardId) => void giftCard.getState().openCard(giftCardId)}
+          />
           {looking && <p role="status">{t('common.loading')}</p>}
           {lookupError && <ErrorNotice error={lookupError} />}
           {card && <GiftCardSummary card={card} waitingAmount={waitingAmount} />}

@@ -8,6 +8,7 @@ import type {
   DebitView,
   GetGiftCardRequest,
   GiftCardLookup,
+  RecentCard,
 } from '../../shared/ipc/gift-cards.ts';
 import { amountValue } from '../input/amount-entry.ts';
 import { settle } from './call.ts';
@@ -60,6 +61,9 @@ export interface GiftCardState {
   readonly lostReply: boolean;
   /** The debit shown was already stored when its confirmation was sent again. */
   readonly replayed: boolean;
+  /** The cards this kiosk read last (masked numbers only), to open one again in one touch. */
+  readonly recentCards: readonly RecentCard[];
+  loadRecentCards(): Promise<void>;
   setCardId(cardId: string): void;
   /** Looks up the code in the card field (typed or scanned): main makes it the service's id. */
   lookup(): Promise<void>;
@@ -186,8 +190,12 @@ export function createGiftCardStore(
       set({ ...fresh, cardId: shown, looking: true });
       const reply = await settle(api.getGiftCard(request));
       if (mine !== lookupGeneration) return;
-      if (reply.ok) set({ card: reply.value, looking: false });
-      else set({ looking: false, lookupError: reply.error });
+      if (reply.ok) {
+        set({ card: reply.value, looking: false });
+        void get().loadRecentCards();
+      } else {
+        set({ looking: false, lookupError: reply.error });
+      }
     };
 
     // A reload came between a confirmation and its outcome: ask main about that same debit.
@@ -202,6 +210,12 @@ export function createGiftCardStore(
 
     return {
       ...fresh,
+      recentCards: [],
+      loadRecentCards: async () => {
+        const reply = await settle(api.listRecentCards({}));
+        // A list that cannot be read is no reason to stop staff: the field still works.
+        if (reply.ok) set({ recentCards: reply.value.cards });
+      },
       ...(restored ? { cardId: restored.giftCardId, confirmation: restored, lostReply: true } : {}),
       setCardId: (cardId) => set({ cardId }),
       lookup: () => {

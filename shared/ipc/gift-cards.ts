@@ -307,6 +307,21 @@ export type CachedGiftCard = z.infer<typeof CachedGiftCard>;
 export const GiftCardLookup = z.union([ServiceGiftCard, CachedGiftCard]);
 export type GiftCardLookup = ServiceGiftCard | CachedGiftCard;
 
+export const RecentCardsRequest = z.strictObject({
+  limit: z.number().int().min(1).max(20).optional(),
+});
+export type RecentCardsRequest = z.input<typeof RecentCardsRequest>;
+
+/**
+ * A card this kiosk read lately, to open it again in one touch: its masked number (what staff
+ * see), its service id (to open it), when it was read. Nothing else: no balance, no holder.
+ */
+export const RecentCard = z.strictObject({ id: Id, maskedNumber: z.string(), readAt: IsoTime });
+export type RecentCard = z.infer<typeof RecentCard>;
+
+export const RecentCardsReply = z.object({ cards: z.array(RecentCard) });
+export type RecentCardsReply = z.infer<typeof RecentCardsReply>;
+
 export const OutboxSummary = z.object({
   pendingCount: z.number().int().min(0),
   /** EUR. */
@@ -338,6 +353,12 @@ export const giftCardMessages = {
     summary: 'Look a gift card up (masked number, balance); offline, the last read of it',
     request: GetGiftCardRequest,
     reply: GiftCardLookup,
+  }),
+  listRecentCards: defineMessage('listRecentCards', {
+    group: 'gift-cards',
+    summary: 'The cards this kiosk read last, newest first (masked numbers only)',
+    request: RecentCardsRequest,
+    reply: RecentCardsReply,
   }),
   debitGiftCard: defineMessage('debitGiftCard', {
     group: 'gift-cards',

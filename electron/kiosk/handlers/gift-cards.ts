@@ -57,6 +57,13 @@ export function giftCardHandlers({
       outbox.recordCard(card);
       return lookup;
     },
+    listRecentCards: (request) => ({
+      cards: outbox.recentCards(request.limit ?? RECENT_CARDS).map((card) => ({
+        id: card.giftCardId,
+        maskedNumber: card.maskedNumber ?? '',
+        readAt: new Date(card.readAt).toISOString(),
+      })),
+    }),
     debitGiftCard: async (request) => {
       // A retry of the same confirmation (its reply was lost) gets the debit already stored.
       const accepted = outbox.enqueue({
@@ -101,6 +108,9 @@ export function giftCardHandlers({
     }),
   };
 }
+
+/** A short list: staff pick from it at a glance. */
+const RECENT_CARDS = 5;
 
 function isUnreachable(error: unknown): boolean {
   return (

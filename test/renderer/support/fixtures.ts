@@ -358,6 +358,7 @@ export const defaultReplies: Replies = {
   getSav: () => ({ ok: false, error: { code: 'TEST_NOT_STUBBED', message: 'getSav' } }),
   getSavLog: () => ok({ data: [], hasNextPage: false }),
   getGiftCard: () => ok(giftCard),
+  listRecentCards: () => ok({ cards: [] }),
   debitGiftCard: (request) =>
     ok({
       debit: debit({ amount: request.amount, state: 'applied', newBalance: 94.5 }),

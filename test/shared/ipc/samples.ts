@@ -19,6 +19,7 @@ export const validRequests: { readonly [N in MessageName]: RequestOf<N> } = {
   getSav: { savId: 'sav_59fbe45d-07bc-451b-9353-6350decefec2' },
   getSavLog: { savId: 'sav_59fbe45d-07bc-451b-9353-6350decefec2' },
   getGiftCard: { giftCardId: 'gift_card_ddf0db2b-c468-4d07-9853-e8ef57c20a81' },
+  listRecentCards: { limit: 5 },
   debitGiftCard: {
     requestId: '5f0c1f2e-8a3b-4c6d-9e7f-0a1b2c3d4e5f',
     giftCardId: 'gift_card_ddf0db2b-c468-4d07-9853-e8ef57c20a81',
