@@ -4,28 +4,56 @@ import { AnswerSourceNote } from './AnswerSourceNote.tsx';
 import { ItemLine } from './ItemLine.tsx';
 import { PriceRange } from './PriceRange.tsx';
 import { ProductImage } from './ProductImage.tsx';
+import { shopPrices } from './shop-prices.ts';
 
-/** The chosen shop first, then the others in the service's order. */
-function orderShops(shops: readonly ShopAvailability[], shopId: string | null): ShopAvailability[] {
-  if (shopId === null) return [...shops];
-  const mine = shops.filter((group) => group.shop?.id === shopId);
-  return [...mine, ...shops.filter((group) => group.shop?.id !== shopId)];
+const availableCount = (group: ShopAvailability) =>
+  group.items.filter((item) => item.availability.available).length;
+
+/**
+ * The chosen shop first, then the kiosk's own; the others by how many items they have available,
+ * then by name, so the shop with stock is never below the fold.
+ */
+export function orderShops(
+  shops: readonly ShopAvailability[],
+  shopId: string | null,
+  homeShopId: string | null,
+): ShopAvailability[] {
+  const rank = (group: ShopAvailability) =>
+    group.shop !== null && group.shop.id === shopId
+      ? 0
+      : group.shop !== null && group.shop.id === homeShopId
+        ? 1
+        : 2;
+  const name = (group: ShopAvailability) => group.shop?.name ?? group.shop?.id ?? '';
+  return [...shops].sort(
+    (a, b) =>
+      rank(a) - rank(b) || availableCount(b) - availableCount(a) || name(a).localeCompare(name(b)),
+  );
 }
 
 export function ProductDetail({
   detail,
   shopId,
+  homeShopId,
   onBack,
 }: {
   readonly detail: GetProductReply;
+  /** The shop staff chose to look at; null: every shop. */
   readonly shopId: string | null;
+  /** The kiosk's own shop (its settings): the one marked "This shop". */
+  readonly homeShopId: string | null;
   readonly onBack: () => void;
 }) {
-  const { t } = useI18n();
+  const { t, fmt } = useI18n();
   const { product } = detail;
   const name = product.name ?? t('product.noName');
-  const groups = orderShops(detail.shops, shopId);
-  const chosenShopHasItems = shopId !== null && groups[0]?.shop?.id === shopId;
+  const groups = orderShops(detail.shops, shopId, homeShopId);
+  const chosen = shopId === null ? undefined : groups.find((group) => group.shop?.id === shopId);
+  const chosenShopHasItems = chosen !== undefined;
+  // With a shop chosen, its own prices; the range across shops only when none is.
+  const here = chosen ? shopPrices(chosen.items) : null;
+  const price = here ? here.price : product.priceRange;
+  const promotion = here ? here.promotion : product.promotionPriceRange;
 
   return (
     <article className="product-detail" aria-labelledby="product-detail-name">
@@ -47,19 +75,19 @@ export function ProductDetail({
               .join(' · ')}
           </p>
           <dl className="facts">
-            <dt>{t('product.price')}</dt>
-            <dd>
-              {product.priceRange ? (
-                <PriceRange range={product.priceRange} />
-              ) : (
-                t('product.noPrice')
-              )}
+            <dt>
+              {chosen?.shop
+                ? t('product.priceIn', { shop: chosen.shop.name ?? chosen.shop.id })
+                : t('product.price')}
+            </dt>
+            <dd data-testid="product-price">
+              {price ? <PriceRange range={price} /> : t('product.noPrice')}
             </dd>
-            {product.promotionPriceRange && (
+            {promotion && (
               <>
                 <dt>{t('product.promotionPrice')}</dt>
                 <dd className="price-promo">
-                  <PriceRange range={product.promotionPriceRange} />
+                  <PriceRange range={promotion} />
                 </dd>
               </>
             )}
@@ -90,9 +118,12 @@ export function ProductDetail({
           <h4>
             {group.shop ? (group.shop.name ?? group.shop.id) : t('product.warehouse')}
             {group.shop?.city && group.shop.city !== group.shop.name && ` (${group.shop.city})`}
-            {group.shop?.id === shopId && (
+            {group.shop !== null && group.shop.id === homeShopId && (
               <span className="badge badge-here"> {t('product.thisShop')}</span>
             )}
+            <span className="shop-group-count">
+              {t('product.availableHere', { count: fmt.integer(availableCount(group)) })}
+            </span>
           </h4>
           <ul className="item-list">
             {group.items.map((item) => (

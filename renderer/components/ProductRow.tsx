@@ -3,6 +3,7 @@ import type { SearchHit } from '../../shared/ipc/catalog.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { AvailabilityBadge } from './AvailabilityBadge.tsx';
 import { PriceRange } from './PriceRange.tsx';
+import { shopPrices } from './shop-prices.ts';
 
 /** The statuses of the shop's items, each once, in the service's order of first appearance. */
 function shopStatuses(hit: SearchHit): AvailabilityStatus[] {
@@ -22,6 +23,11 @@ export function ProductRow({
   const { t, fmt } = useI18n();
   const name = hit.name ?? t('product.noName');
   const statuses = shopStatuses(hit);
+  // With a shop chosen, its own prices; the range across shops only when none is.
+  const here =
+    hit.shopItems !== null && hit.shopItems.length > 0 ? shopPrices(hit.shopItems) : null;
+  const price = here ? here.price : hit.priceRange;
+  const promotion = here ? here.promotion : hit.promotionPriceRange;
   return (
     <button type="button" className="product-row" onClick={() => onOpen(hit.uuid)}>
       <span className="product-row-main">
@@ -37,20 +43,20 @@ export function ProductRow({
       </span>
       <span className="product-row-side">
         <span className="product-row-price">
-          {hit.promotionPriceRange ? (
+          {promotion ? (
             <>
               <span className="price-promo">
-                <PriceRange range={hit.promotionPriceRange} />
+                <PriceRange range={promotion} />
               </span>{' '}
-              {hit.priceRange && (
+              {price && (
                 <s className="price-before">
                   <span className="visually-hidden">{t('price.before')} </span>
-                  <PriceRange range={hit.priceRange} />
+                  <PriceRange range={price} />
                 </s>
               )}
             </>
-          ) : hit.priceRange ? (
-            <PriceRange range={hit.priceRange} />
+          ) : price ? (
+            <PriceRange range={price} />
           ) : (
             t('product.noPrice')
           )}

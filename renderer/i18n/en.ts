@@ -96,6 +96,8 @@ export const en = {
   'product.stockUnavailable': 'Not in stock',
   'product.stockUnknown': 'Not shown to this kiosk',
   'product.byShop': 'Availability by shop',
+  'product.priceIn': 'Price in {shop}',
+  'product.availableHere': 'available: {count}',
   'product.thisShop': 'This shop',
   'product.warehouse': 'Central warehouse',
   'product.noItems': 'No item of this product anywhere.',

@@ -95,6 +95,8 @@ export const fr: Catalogue = {
   'product.stockUnavailable': 'Pas en stock',
   'product.stockUnknown': 'Non communiqué à cette borne',
   'product.byShop': 'Disponibilité par magasin',
+  'product.priceIn': 'Prix à {shop}',
+  'product.availableHere': 'disponibles : {count}',
   'product.thisShop': 'Ce magasin',
   'product.warehouse': 'Entrepôt central',
   'product.noItems': 'Aucun article de ce produit nulle part.',

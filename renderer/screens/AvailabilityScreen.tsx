@@ -22,6 +22,7 @@ export function AvailabilityScreen() {
   const shops = useKiosk('availability', (s) => s.shops);
   const shopsError = useKiosk('availability', (s) => s.shopsError);
   const shopId = useKiosk('availability', (s) => s.shopId);
+  const homeShopId = useKiosk('availability', (s) => s.homeShopId);
   const text = useKiosk('availability', (s) => s.text);
   const hits = useKiosk('availability', (s) => s.hits);
   const meta = useKiosk('availability', (s) => s.meta);
@@ -120,6 +121,7 @@ export function AvailabilityScreen() {
             <ProductDetail
               detail={detail}
               shopId={shopId}
+              homeShopId={homeShopId}
               onBack={() => availability.getState().closeProduct()}
             />
           )}

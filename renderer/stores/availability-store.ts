@@ -19,6 +19,8 @@ export interface AvailabilityState {
   readonly shopId: string | null;
   /** Staff chose a shop themselves: the kiosk's default no longer replaces it. */
   readonly shopChosen: boolean;
+  /** The kiosk's own shop (its settings), whatever shop staff look at: "This shop". */
+  readonly homeShopId: string | null;
   readonly text: string;
   readonly hits: readonly SearchHit[];
   readonly meta: AnswerMeta | null;
@@ -82,6 +84,7 @@ export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
       shopsError: null,
       shopId: null,
       shopChosen: false,
+      homeShopId: null,
       text: '',
       hits: [],
       meta: null,
@@ -98,6 +101,7 @@ export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
         else set({ shopsError: reply.error });
       },
       applyDefaultShop: (shopId) => {
+        if (get().homeShopId !== shopId) set({ homeShopId: shopId });
         if (get().shopChosen || get().shopId === shopId) return;
         set({ shopId });
         void search();

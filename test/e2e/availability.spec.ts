@@ -1,10 +1,12 @@
+import { shopIds } from '../../sandbox/data/referentials.ts';
 import { expectAccessible, saveScreen } from './support/evidence.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
 import { serviceShapes } from './support/services.ts';
 
 for (const service of serviceShapes) {
   test.describe(service.name, () => {
-    test.use({ kioskOptions: service.kiosk });
+    // The kiosk stands in Bordeaux; staff look at Lyon for a customer.
+    test.use({ kioskOptions: { ...service.kiosk, shopId: shopIds.bordeaux } });
 
     test('availability: search as you type in a chosen shop, then the product with its items by shop', async ({
       page,
@@ -32,11 +34,16 @@ for (const service of serviceShapes) {
       await row.click();
       const detail = page.getByRole('article');
       await expect(detail.getByRole('heading', { level: 2 })).toContainText('Machine à glaçons');
-      // The chosen shop first, marked, with its item's status; then the other shops.
+      // The chosen shop first, with its item's status and its own price; "This shop" is Bordeaux, next.
       const groups = detail.getByTestId('shop-group');
       await expect(groups.first()).toHaveAttribute('aria-label', 'Lyon Part-Dieu');
-      await expect(groups.first()).toContainText('This shop');
+      await expect(groups.first()).not.toContainText('This shop');
+      await expect(detail.getByText('Price in Lyon Part-Dieu')).toBeVisible();
+      await expect(
+        detail.getByTestId('shop-group').filter({ hasText: 'This shop' }),
+      ).toHaveAttribute('aria-label', 'Bordeaux Sainte-Catherine');
       await expect(groups.first().locator('[data-status]').first()).toBeVisible();
+      await expect(groups.nth(1)).toHaveAttribute('aria-label', 'Bordeaux Sainte-Catherine');
       // Other shops follow, each with its items' statuses as the service computed them.
       expect(await groups.count()).toBeGreaterThan(1);
       await expect(detail.locator('[data-status]')).toHaveCount(

@@ -49,7 +49,10 @@ test('the shop picker starts on the kiosk’s shop, and searching follows the ty
 });
 
 test('results say where the answer comes from; the detail shows every status badge by shop', async () => {
-  rendered = await renderKiosk(<AvailabilityScreen />);
+  // The kiosk stands in Paris; staff look at Lyon for a customer.
+  rendered = await renderKiosk(<AvailabilityScreen />, {
+    handlers: { getSettings: () => ok(settingsReply({ shopId: 'shop_paris' })) },
+  });
   expect((await screen.findByTestId('results-status')).textContent).toBe('Products found: 2');
   expect(screen.getAllByTestId('answer-source')[0]?.textContent).toBe(
     `From the local catalogue, as of ${createFormatters('en').dateTime(NOW)}`,
@@ -61,10 +64,17 @@ test('results say where the answer comes from; the detail shows every status bad
 
   const detail = await screen.findByRole('article');
   expect(within(detail).getByRole('heading', { level: 2 }).textContent).toBe('Lave-linge 1');
-  // The chosen shop comes first and says so.
+  // The chosen shop comes first; "This shop" is the kiosk's own, wherever staff look.
   const groups = within(detail).getAllByTestId('shop-group');
-  expect(groups[0]?.getAttribute('aria-label')).toBe('Lyon Part-Dieu');
-  expect(groups[0]?.textContent).toContain('This shop');
+  expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual([
+    'Lyon Part-Dieu',
+    'Paris Rivoli',
+  ]);
+  expect(groups[0]?.textContent).not.toContain('This shop');
+  expect(groups[1]?.textContent).toContain('This shop');
+  // The price quoted is the chosen shop's own, not the range across shops.
+  expect(within(detail).getByText('Price in Lyon Part-Dieu')).toBeTruthy();
+  expect(within(detail).getByTestId('product-price').textContent).toBe('€199.99');
   const badges = [...detail.querySelectorAll('[data-status]')].map((b) => b.textContent?.trim());
   expect(badges.sort()).toEqual(
     [
@@ -81,6 +91,23 @@ test('results say where the answer comes from; the detail shows every status bad
   expect(detail.textContent).toContain('€199.99');
   expect(detail.textContent).toContain('Reason: recall');
   expect(within(detail).getByTestId('answer-source').dataset['source']).toBe('mirror');
+});
+
+test('with no shop chosen, the shops with items available come first, whatever the service’s order', async () => {
+  rendered = await renderKiosk(<AvailabilityScreen />);
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('button', { name: /Lave-linge 1/ }));
+  const detail = await screen.findByRole('article');
+  // The service lists Paris (nothing available) before Lyon (one available).
+  expect(
+    within(detail)
+      .getAllByTestId('shop-group')
+      .map((group) => group.getAttribute('aria-label')),
+  ).toEqual(['Lyon Part-Dieu', 'Paris Rivoli']);
+  expect(within(detail).getAllByTestId('shop-group')[0]?.textContent).toContain('available: 1');
+  // No shop chosen: the range across shops, under the plain label.
+  expect(within(detail).getByText('Price')).toBeTruthy();
+  expect(within(detail).queryByText('This shop')).toBeNull();
 });
 
 test('a long result list loads its next page when scrolled to the end', async () => {

@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
 import { CustomersScreen } from '../../../renderer/screens/CustomersScreen.tsx';
@@ -183,7 +183,8 @@ test('no match says so, and keeps the address as typed to check it with the cust
   );
   const field = screen.getByLabelText('E-mail address (exact)');
   expect(field).toHaveProperty('value', 'nobody@example.com');
-  expect(document.activeElement).toBe(field);
+  // The focus moves in an effect, after the form is back on screen.
+  await waitFor(() => expect(document.activeElement).toBe(field));
   expect(rendered.kiosk.callsOf('getCustomer')).toEqual([]);
 });
 
@@ -194,7 +195,7 @@ test('New search gives an empty field with the focus, ready for the next custome
   await user.click(screen.getByRole('button', { name: 'New search' }));
   const field = screen.getByLabelText('E-mail address (exact)');
   expect(field).toHaveProperty('value', '');
-  expect(document.activeElement).toBe(field);
+  await waitFor(() => expect(document.activeElement).toBe(field));
 });
 
 /** A sale as getSale returns it; `hasInvoice` is what the history's entries do not tell. */
