@@ -114,7 +114,12 @@ export function CustomerHistory({
           ),
           (entry) =>
             sale?.saleId === entry.id && (
-              <SaleDetail view={sale} number={numberOf(entry)} onPrint={onPrint} />
+              <SaleDetail
+                view={sale}
+                number={numberOf(entry)}
+                onPrint={onPrint}
+                {...(onUseCard ? { onUseCard } : {})}
+              />
             ),
           'history-sales',
         )}

@@ -12,10 +12,13 @@ export function SaleDetail({
   view,
   number,
   onPrint,
+  onUseCard,
 }: {
   readonly view: SaleView;
   readonly number: string;
   readonly onPrint: (document: DocumentRef) => void;
+  /** Opens a gift card the sale was paid with on the gift-card screen. */
+  readonly onUseCard?: (giftCardId: string) => void;
 }) {
   const { t, fmt } = useI18n();
   const { sale } = view;
@@ -52,6 +55,31 @@ export function SaleDetail({
               .filter(Boolean)
               .join(' · ')}
           </p>
+          {sale.credits !== null && sale.credits.length > 0 && (
+            <ul className="sale-credits" aria-label={t('sale.credits')} data-testid="sale-credits">
+              {sale.credits.map((credit, index) => (
+                <li key={`${credit.giftCardId ?? credit.type}-${index}`} className="history-entry">
+                  <span>
+                    {t('sale.credit', {
+                      type: credit.giftCardId ? t('credit.giftCard') : (credit.type ?? notProvided),
+                      amount: money(credit.amount),
+                    })}
+                  </span>
+                  {/* Main names a card only for a gift card: a credit note has none to debit. */}
+                  {onUseCard && credit.giftCardId && (
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={t('credit.useCardLabel', { label: t('credit.giftCard') })}
+                      onClick={() => onUseCard(credit.giftCardId ?? '')}
+                    >
+                      {t('credit.useCard')}
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
           {/* Not said by the service: offered, and the invoice route answers for itself. */}
           {sale.hasInvoice !== false ? (
             <button

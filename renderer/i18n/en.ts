@@ -163,6 +163,8 @@ export const en = {
   'sale.title': 'Sale {number}',
   'sale.lines': 'Lines of the sale',
   'sale.line': '{quantity} × {label}: {total}',
+  'sale.credits': 'Paid with credits',
+  'sale.credit': '{type}: {amount}',
   'sale.total': 'Total {amount}',
   'sale.paid': 'paid {amount}',
   'sale.remaining': 'still to pay {amount}',

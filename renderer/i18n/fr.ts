@@ -162,6 +162,8 @@ export const fr: Catalogue = {
   'sale.title': 'Vente {number}',
   'sale.lines': 'Lignes de la vente',
   'sale.line': '{quantity} × {label} : {total}',
+  'sale.credits': 'Réglé avec des crédits',
+  'sale.credit': '{type} : {amount}',
   'sale.total': 'Total {amount}',
   'sale.paid': 'payé {amount}',
   'sale.remaining': 'reste à payer {amount}',

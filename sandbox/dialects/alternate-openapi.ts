@@ -128,6 +128,11 @@ const schemas: Record<string, Schema> = {
     unitPrice: money('Unit price incl. VAT.'),
     lineTotal: money('Line total incl. VAT.'),
   }),
+  SalePayment: object('A credit used to pay the sale.', {
+    cardId: id('The credit: a gift card or a credit note.'),
+    kind: text('What the credit is.', { enum: ['GIFT_CARD', 'CREDIT_NOTE'] }),
+    value: money('Amount paid with it, EUR.'),
+  }),
   CustomerSummary: object(
     'Customer of the record; contact details need customers:pii:read.',
     {
@@ -152,7 +157,7 @@ const schemas: Record<string, Schema> = {
       currency: text('ISO 4217 currency.', { enum: ['EUR'] }),
       amountPaid: money('Amount paid so far.'),
       remainingToPay: money('Amount still due.'),
-      creditsUsed: arrayOf(ref('CreditUsed'), 'Credits used (customer-credits:read).'),
+      paidWith: arrayOf(ref('SalePayment'), 'Credits used to pay (customer-credits:read).'),
     },
     [
       'uuid',

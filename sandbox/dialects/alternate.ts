@@ -181,7 +181,15 @@ function sale(record: Sale): Json {
     currency: totals.currency,
     amountPaid: rest.amountPaid,
     remainingToPay: rest.remainingToPay,
-    ...(rest.creditsUsed === undefined ? {} : { creditsUsed: rest.creditsUsed }),
+    ...(rest.creditsUsed === undefined
+      ? {}
+      : {
+          paidWith: rest.creditsUsed.map((credit) => ({
+            cardId: credit.creditId,
+            kind: word(creditKinds, credit.type),
+            value: credit.amount,
+          })),
+        }),
   };
 }
 

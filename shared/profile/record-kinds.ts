@@ -107,6 +107,19 @@ export const recordKinds = {
       remainingToPay: money(['due', 'balanceDue', 'outstanding', 'remaining']),
       hasInvoice: { type: 'boolean', synonyms: ['invoiced', 'invoiceAvailable'] },
       lines: { type: 'list', of: 'saleLine', synonyms: ['items', 'rows', 'articles', 'details'] },
+      credits: {
+        type: 'list',
+        of: 'saleCredit',
+        synonyms: ['creditsUsed', 'paidWith', 'payments', 'tenders'],
+      },
+    },
+  },
+  saleCredit: {
+    identity: 'none',
+    fields: {
+      type: text(['kind', 'creditType', 'category']),
+      amount: money(['value', 'amountUsed', 'used']),
+      giftCardId: text(['creditId', 'cardId', 'giftCard', 'card']),
     },
   },
   saleLine: {

@@ -1,5 +1,10 @@
 import type { salesMessages, savMessages } from '../../../shared/ipc/sales.ts';
-import { type IntegrationProfile, pagingQuery, viewOf } from '../../../shared/profile/index.ts';
+import {
+  type IntegrationProfile,
+  pagingQuery,
+  statusIn,
+  viewOf,
+} from '../../../shared/profile/index.ts';
 import type { CommerceApiClient } from '../../api/index.ts';
 import type { KioskHandlers } from '../../ipc/index.ts';
 import { listView } from '../record-views.ts';
@@ -16,8 +21,21 @@ export function salesHandlers({
   profile,
 }: SalesHandlerDeps): Pick<KioskHandlers, keyof typeof salesMessages | keyof typeof savMessages> {
   return {
-    getSale: async (request) =>
-      viewOf(profile(), 'sale', await client.getSale({ params: { saleId: request.saleId } })),
+    getSale: async (request) => {
+      const current = profile();
+      const sale = viewOf(
+        current,
+        'sale',
+        await client.getSale({ params: { saleId: request.saleId } }),
+      );
+      // A credit note's id is no card to debit: only a gift card's id is offered to "Use this card".
+      const credits = sale.credits?.map((credit) =>
+        statusIn(current.statuses.creditIsGiftCard, credit.type)
+          ? credit
+          : { ...credit, giftCardId: null },
+      );
+      return credits === undefined ? sale : { ...sale, credits };
+    },
     getInvoice: async (request) =>
       viewOf(
         profile(),

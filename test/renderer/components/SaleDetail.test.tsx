@@ -48,3 +48,35 @@ test('in French too', async () => {
   );
   expect(screen.getByTestId('sale-detail').textContent).toContain('non fourni par le service');
 });
+
+test('the gift card a sale was paid with can be used; the credit note cannot', async () => {
+  const sale = asView('sale', {
+    uuid: 'sale_1',
+    number: 'V-2026-002',
+    creditsUsed: [
+      { creditId: 'credit_note_1', type: 'credit_note', amount: 20, currency: 'EUR' },
+      { creditId: 'gift_card_1', type: 'gift_card', amount: 35.5, currency: 'EUR' },
+    ],
+  });
+  // Main names no card for a credit note (the profile's gift-card words decide).
+  const credits = (sale.credits ?? []).map((credit) =>
+    credit.type === 'gift_card' ? credit : { ...credit, giftCardId: null },
+  );
+  const used: string[] = [];
+  rendered = await renderKiosk(
+    <SaleDetail
+      view={{ saleId: 'sale_1', sale: { ...sale, credits }, error: null }}
+      number="V-2026-002"
+      onPrint={() => {}}
+      onUseCard={(id) => used.push(id)}
+    />,
+  );
+  const list = screen.getByTestId('sale-credits');
+  expect(
+    within(list)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent),
+  ).toEqual(['credit_note: €20.00', 'Gift card: €35.50Use this card']);
+  within(list).getByRole('button', { name: 'Use this card: Gift card' }).click();
+  expect(used).toEqual(['gift_card_1']);
+});

@@ -71,6 +71,7 @@ beforeAll(async () => {
     const sale = await get(`/v1/sales/${id}`);
     add('sale', sale);
     add('saleLine', ...(sale['items'] as unknown[]));
+    add('saleCredit', ...((sale['paidWith'] as unknown[] | undefined) ?? []));
   }
   add('invoice', await get(`/v1/sales/${demoSales.withInvoice}/invoice`));
   add('sav', await get(`/v1/sav/${demoSav.inRepair}`), await get(`/v1/sav/${demoSav.ready}`));

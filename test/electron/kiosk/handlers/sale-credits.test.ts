@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IpcResult, MessageName, ReplyOf, RequestOf } from '../../../../shared/ipc/index.ts';
+import { demoGiftCards, demoSales } from '../../../../sandbox/data/demo.ts';
+import { KIOSK_PAGE, type KioskFixture, startKioskFixture } from '../support.ts';
+
+/**
+ * A sale's credits, read through the profile on both service shapes: the gift card it was paid
+ * with is named (so staff can "Use this card"), the credit note is listed but names no card.
+ */
+
+const alternateProfile = new URL(
+  '../../../../sandbox/dialects/alternate.profile.json',
+  import.meta.url,
+).pathname;
+
+describe.each([
+  ['the sandbox', {}],
+  [
+    'a service shaped another way, with its profile',
+    { dialect: 'alternate', services: { profileFile: alternateProfile } },
+  ],
+] as const)('%s', (_name, options) => {
+  let fixture: KioskFixture;
+  beforeAll(async () => {
+    fixture = await startKioskFixture(options);
+  }, 60_000);
+  afterAll(() => fixture?.close());
+
+  async function call<N extends MessageName>(name: N, request: RequestOf<N>): Promise<ReplyOf<N>> {
+    const result = (await fixture.router.handle(`kiosk:${name}`, request, KIOSK_PAGE)) as IpcResult<
+      ReplyOf<N>
+    >;
+    if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
+    return result.value;
+  }
+
+  it('names the gift card a sale was paid with, and no card for its credit note', async () => {
+    const sale = await call('getSale', { saleId: demoSales.withCredits });
+    expect(sale.credits).toHaveLength(2);
+    const named = (sale.credits ?? []).map((credit) => credit.giftCardId);
+    expect(named.filter((id) => id !== null)).toEqual([demoGiftCards.active]);
+    for (const credit of sale.credits ?? []) expect(credit.amount).toBeGreaterThan(0);
+  });
+});
