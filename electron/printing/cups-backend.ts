@@ -22,6 +22,7 @@ import {
   listsJob,
   parseJobId,
   parsePrinters,
+  stoppedJobFailure,
   type ParsedPrinter,
 } from './cups-output.ts';
 import { printerProblem } from './printer-problems.ts';
@@ -131,6 +132,13 @@ export class CupsBackend implements PrintBackend {
     const active = await this.#lpstat(['-W', 'not-completed', '-o', queue]);
     if (active.exitCode !== 0) throw await this.#explainQueueFailure(active, queue);
     if (listsJob(active.stdout, jobId)) {
+      const failure = await this.#documentFailure(queue, number);
+      if (failure) {
+        // CUPS keeps the failed job, stopped, and would print it if the queue were restarted:
+        // the kiosk has said it failed and staff may print again, so it must never come out too.
+        await this.cancel(jobId).catch(() => undefined);
+        return { state: 'aborted', reason: failure };
+      }
       const printer = await this.#printer(queue);
       if (printer?.printingJob === jobId) {
         return { state: 'processing', reason: printerProblem(printer, true) };
@@ -226,6 +234,18 @@ export class CupsBackend implements PrintBackend {
   }
 
   async #finishedState(queue: string, number: string): Promise<JobStatus | undefined> {
+    const output = await this.#jobAttributes(queue, number);
+    return output === undefined ? undefined : finishedJobStatus(output);
+  }
+
+  /** A job a filter gave up on; only ipptool tells (lpstat shows it as waiting). */
+  async #documentFailure(queue: string, number: string): Promise<PrintProblem | undefined> {
+    const output = await this.#jobAttributes(queue, number);
+    return output === undefined ? undefined : stoppedJobFailure(output);
+  }
+
+  /** ipptool's CSV of the job's state, reasons and message; undefined when it cannot say. */
+  async #jobAttributes(queue: string, number: string): Promise<string | undefined> {
     if (this.#ipptoolMissing) return undefined;
     // A local socket path cannot be spelled as an ipp:// host.
     if (this.#server?.startsWith('/')) return undefined;
@@ -241,7 +261,7 @@ export class CupsBackend implements PrintBackend {
       }
       throw error;
     }
-    return result.exitCode === 0 ? finishedJobStatus(result.stdout) : undefined;
+    return result.exitCode === 0 ? result.stdout : undefined;
   }
 
   async #jobAttributesTest(): Promise<string> {

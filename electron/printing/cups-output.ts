@@ -1,4 +1,4 @@
-import type { PrinterState } from '../../shared/ipc/printing.ts';
+import type { PrinterState, PrintProblem } from '../../shared/ipc/printing.ts';
 import { PrintError, type JobStatus } from './backend.ts';
 import type { PrinterCondition } from './printer-problems.ts';
 
@@ -115,6 +115,31 @@ export function finishedJobStatus(output: string): JobStatus | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * Job-state-reasons CUPS sets when a filter or the backend gave up on the document. The job is
+ * then `processing-stopped` and stays in the queue while its printer looks idle: nothing else
+ * would tell it from a job waiting its turn.
+ */
+const FAILED_DOCUMENT =
+  /\b(job-completed-with-errors|document-format-error|document-unprintable-error|document-access-error|aborted-by-system)\b/;
+
+/** ipptool's `-c` output for the job-state test: the failure of a stopped job, when it is one. */
+export function stoppedJobFailure(output: string): PrintProblem | undefined {
+  const [header, values] = output.trim().split('\n').map(parseCsvLine);
+  if (!header || !values) return undefined;
+  const field = (name: string): string => values[header.indexOf(name)] ?? '';
+  if (field('job-state') !== 'processing-stopped') return undefined;
+  if (!FAILED_DOCUMENT.test(field('job-state-reasons'))) return undefined;
+  const message = field('job-printer-state-message').trim();
+  return {
+    code: 'filter_failed',
+    message:
+      message === ''
+        ? 'The print service could not convert the document for the printer.'
+        : `The print service could not convert the document for the printer: ${message}`,
+  };
 }
 
 /** ipptool's CSV: comma-separated, fields with commas or quotes wrapped in double quotes. */

@@ -6,6 +6,11 @@ import { isDocumentRejected } from './document.ts';
 /** A print job: what was asked, what the queue reports of it, and why it failed. */
 
 export interface PrintRequest {
+  /**
+   * The staff press this job answers (a UUID from the renderer): the queue makes one job per
+   * request id and hands the same job back when it is asked again.
+   */
+  readonly requestId?: string | undefined;
   readonly kind: DocumentKind;
   /** The sale id (invoice), SAV id (slip) or local date (day report). */
   readonly reference: string;
@@ -27,6 +32,7 @@ export interface PrintRequest {
  */
 export interface PrintJobSnapshot {
   readonly id: string;
+  readonly requestId: string | undefined;
   readonly kind: DocumentKind;
   readonly reference: string;
   readonly documentNumber: string | undefined;

@@ -31,6 +31,8 @@ export interface PrintQueueOptions {
   readonly media?: string | undefined;
   /** Finished jobs kept for the UI and the CLI. */
   readonly historySize?: number;
+  /** Request ids remembered, so a repeated press returns its job instead of printing again. */
+  readonly requestMemory?: number;
   readonly maxDocumentBytes?: number;
   /** Attempts at sending when the print service is briefly unreachable (1 = no retry). */
   readonly maxAttempts?: number;
@@ -72,6 +74,13 @@ export class PrintQueue {
   readonly #options: Settings;
   readonly #jobs = new Map<string, Job>();
   readonly #history: PrintJobSnapshot[] = [];
+  /**
+   * Job id by request id, oldest first. Kept longer than the history: a press answered twice
+   * must never print twice, even once its job has left the list staff see.
+   */
+  readonly #requests = new Map<string, string>();
+  /** Finished jobs still named by a request id, beyond the history. */
+  readonly #finishedByRequest = new Map<string, PrintJobSnapshot>();
   /** The tail of each printer's chain of jobs. */
   readonly #lanes = new Map<string, Promise<void>>();
   #closed = false;
@@ -85,6 +94,7 @@ export class PrintQueue {
       media: options.media,
       maxDocumentBytes: options.maxDocumentBytes,
       historySize: options.historySize ?? 20,
+      requestMemory: options.requestMemory ?? 500,
       maxAttempts: options.maxAttempts ?? 3,
       retryDelayMs: options.retryDelayMs ?? 1_000,
       pollIntervalMs: options.pollIntervalMs ?? 500,
@@ -102,12 +112,15 @@ export class PrintQueue {
    */
   enqueue(request: PrintRequest): PrintJobSnapshot {
     if (this.#closed) throw new PrintError('backend_unavailable', 'The print queue is closed.');
+    const existing = this.#byRequest(request);
+    if (existing) return existing;
     const at = this.#options.now().toISOString();
     let resolveDone: (snapshot: PrintJobSnapshot) => void = () => undefined;
     const done = new Promise<PrintJobSnapshot>((resolve) => (resolveDone = resolve));
     const job: Job = {
       snapshot: {
         id: newJobId(),
+        requestId: request.requestId,
         kind: request.kind,
         reference: request.reference,
         documentNumber: undefined,
@@ -128,9 +141,40 @@ export class PrintQueue {
       resolveDone,
     };
     this.#jobs.set(job.snapshot.id, job);
+    if (request.requestId !== undefined) this.#remember(request.requestId, job.snapshot.id);
     this.events.emit('job-changed', job.snapshot);
     void this.#schedule(job);
     return job.snapshot;
+  }
+
+  /**
+   * The job an earlier call with this request id made, whatever its state: a second tap while it
+   * prints, or after it failed, is still the same press. The same id for another document is a
+   * renderer bug, refused rather than silently printing the first document again.
+   */
+  #byRequest(request: PrintRequest): PrintJobSnapshot | undefined {
+    if (request.requestId === undefined) return undefined;
+    const jobId = this.#requests.get(request.requestId);
+    if (jobId === undefined) return undefined;
+    const snapshot = this.get(jobId) ?? this.#finishedByRequest.get(request.requestId);
+    if (snapshot === undefined) return undefined;
+    if (snapshot.kind !== request.kind || snapshot.reference !== request.reference) {
+      throw new PrintError(
+        'invalid_options',
+        'This print request id was already used for another document.',
+      );
+    }
+    return snapshot;
+  }
+
+  #remember(requestId: string, jobId: string): void {
+    this.#requests.set(requestId, jobId);
+    while (this.#requests.size > this.#options.requestMemory) {
+      const oldest = this.#requests.keys().next().value;
+      if (oldest === undefined) break;
+      this.#requests.delete(oldest);
+      this.#finishedByRequest.delete(oldest);
+    }
   }
 
   /** Picks the printer, then waits for that printer's previous jobs before running this one. */
@@ -222,6 +266,8 @@ export class PrintQueue {
       return;
     }
     let file: SpooledFile | undefined;
+    // The job ends only once its spool file is gone: whoever waits on it finds nothing left over.
+    let outcome: ['completed' | 'failed' | 'cancelled', PrintProblem?];
     try {
       this.#update(job, { state: 'sending', problem: undefined });
       const document = await fetchVerifiedDocument(
@@ -257,26 +303,26 @@ export class PrintQueue {
       this.#update(job, { state: 'printing', backendJobId });
       if (job.cancelRequested) await this.#options.backend.cancel(backendJobId);
       const final = await this.#follow(job, backendJobId);
-      if (final.state === 'completed') this.#finish(job, 'completed');
-      else if (final.state === 'cancelled') this.#finish(job, 'cancelled');
+      if (final.state === 'completed') outcome = ['completed'];
+      else if (final.state === 'cancelled') outcome = ['cancelled'];
       else
-        this.#finish(
-          job,
+        outcome = [
           'failed',
           final.reason ?? { code: 'job_aborted', message: 'The printer gave up on the job.' },
-        );
+        ];
     } catch (error) {
       if (
         error instanceof JobCancelled ||
         (job.cancelRequested && job.snapshot.backendJobId === undefined)
       ) {
-        this.#finish(job, 'cancelled');
+        outcome = ['cancelled'];
       } else {
-        this.#finish(job, 'failed', problemOf(error));
+        outcome = ['failed', problemOf(error)];
       }
     } finally {
       await file?.remove().catch(() => undefined);
     }
+    this.#finish(job, ...outcome);
   }
 
   /** A stopped or refusing printer would hold the job silently: say so before sending. */
@@ -386,6 +432,9 @@ export class PrintQueue {
     this.#update(job, { state, problem });
     this.#jobs.delete(job.snapshot.id);
     this.#history.push(job.snapshot);
+    if (job.snapshot.requestId !== undefined && this.#requests.has(job.snapshot.requestId)) {
+      this.#finishedByRequest.set(job.snapshot.requestId, job.snapshot);
+    }
     while (this.#history.length > this.#options.historySize) this.#history.shift();
     this.events.emit('job-finished', job.snapshot);
     job.resolveDone(job.snapshot);

@@ -1,7 +1,9 @@
-import type { PrintJob } from '../../shared/ipc/printing.ts';
+import { useState } from 'react';
+import type { PrinterInfo, PrintJob } from '../../shared/ipc/printing.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import { printProblemKeys } from '../i18n/describe-error.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
+import { printerStateKeys } from './PrinterIndicator.tsx';
 
 type JobState = PrintJob['state'];
 
@@ -21,28 +23,55 @@ export function isFinished(job: PrintJob): boolean {
   return job.state === 'completed' || job.state === 'failed' || job.state === 'cancelled';
 }
 
-/** Where the job is, step by step, and what holds it up, as the print system reports it. */
+/**
+ * Where the job is, step by step, and what holds it up, as the print system reports it. A job
+ * held up by its printer says so instead of "Printing": the paper is not coming out. A failed
+ * job offers to print again, here or on another printer.
+ */
 export function PrintJobProgress({
   job,
   onCancel,
+  onRetry,
+  printers,
+  onPrintOn,
 }: {
   readonly job: PrintJob;
   readonly onCancel: () => void;
+  readonly onRetry?: () => void;
+  /** The printers to offer instead of the job's own after a failure. */
+  readonly printers?: readonly PrinterInfo[];
+  readonly onPrintOn?: (printer: string) => void;
 }) {
   const { t } = useI18n();
+  const [choosing, setChoosing] = useState(false);
   const reached = steps.indexOf(job.state);
   const problem = job.problem ? printProblemKeys[job.problem.code] : undefined;
+  const heldUp = !isFinished(job) && job.problem !== null;
+  const others = (printers ?? []).filter((printer) => printer.name !== job.printer);
+  // The print service's own words say what went wrong with the document; CUPS does not translate.
+  const detail = job.problem?.code === 'filter_failed' ? job.problem.message : null;
   return (
-    <div className="print-job" data-testid="print-job" data-state={job.state}>
+    <div
+      className="print-job"
+      data-testid="print-job"
+      data-state={job.state}
+      data-held={heldUp ? 'true' : undefined}
+    >
       <p className="outcome-title" role="status">
-        {t(stateKeys[job.state])}
+        {heldUp ? t('job.heldUp') : t(stateKeys[job.state])}
         {job.state === 'completed' && job.printer && ` · ${t('job.on', { printer: job.printer })}`}
       </p>
       <ol className="steps" aria-label={t('job.steps')}>
         {steps.map((step, index) => (
           <li
             key={step}
-            className={index <= reached ? 'step step-done' : 'step'}
+            className={
+              index === reached && heldUp
+                ? 'step step-held'
+                : index <= reached
+                  ? 'step step-done'
+                  : 'step'
+            }
             aria-current={index === reached ? 'step' : undefined}
           >
             {t(stateKeys[step])}
@@ -54,10 +83,57 @@ export function PrintJobProgress({
           {t(problem)}
         </p>
       )}
+      {detail && (
+        <p className="hint" data-testid="print-job-detail">
+          {t('job.serviceSaid', { message: detail })}
+        </p>
+      )}
       {!isFinished(job) && (
         <button type="button" className="button" onClick={onCancel}>
           {t('job.cancel')}
         </button>
+      )}
+      {job.state === 'failed' && (onRetry || (onPrintOn && others.length > 0)) && (
+        <div className="job-actions">
+          {onRetry && (
+            <button type="button" className="button button-primary" onClick={onRetry}>
+              {t('job.retry')}
+            </button>
+          )}
+          {onPrintOn && others.length > 0 && (
+            <button
+              type="button"
+              className="button"
+              aria-expanded={choosing}
+              onClick={() => setChoosing(!choosing)}
+            >
+              {t('job.anotherPrinter')}
+            </button>
+          )}
+        </div>
+      )}
+      {job.state === 'failed' && onPrintOn && choosing && (
+        <ul className="job-actions" aria-label={t('job.otherPrinters')}>
+          {others.map((printer) => (
+            <li key={printer.name}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  setChoosing(false);
+                  onPrintOn(printer.name);
+                }}
+              >
+                {t('job.printOn', {
+                  printer: t('printer.summary', {
+                    name: printer.name,
+                    state: t(printerStateKeys[printer.state]),
+                  }),
+                })}
+              </button>
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );

@@ -19,9 +19,13 @@ export function PrinterIndicator() {
   const printer = defaultPrinterOf(printers);
 
   if (!printer) {
+    // A print service that does not answer is said as such, not as a printer missing.
+    const down = error?.code.startsWith('PRINT_')
+      ? printProblemKeys[error.code.slice('PRINT_'.length).toLowerCase()]
+      : undefined;
     return (
       <span className="status-item status-warning" data-testid="printer-state">
-        {t(printers || error ? 'printerState.none' : 'printerState.unknown')}
+        {down ? t(down) : t(printers || error ? 'printerState.none' : 'printerState.unknown')}
       </span>
     );
   }

@@ -92,6 +92,7 @@ export const printProblemKeys: Readonly<Record<string, MessageKey>> = {
   invalid_options: 'printProblem.invalidOptions',
   document_rejected: 'printProblem.documentRejected',
   document_unavailable: 'printProblem.documentUnavailable',
+  filter_failed: 'printProblem.filterFailed',
   print_failed: 'printProblem.printFailed',
 };
 

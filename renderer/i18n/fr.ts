@@ -362,6 +362,12 @@ export const fr: Catalogue = {
   'job.cancelled': 'Impression annulée',
   'job.on': 'sur {printer}',
   'job.cancel': 'Annuler l’impression',
+  'job.heldUp': 'Pas d’impression : l’imprimante demande une intervention',
+  'job.serviceSaid': 'Détails : {message}',
+  'job.retry': 'Réessayer',
+  'job.anotherPrinter': 'Une autre imprimante',
+  'job.otherPrinters': 'Autres imprimantes',
+  'job.printOn': 'Imprimer sur {printer}',
   'printProblem.printerUnknown': 'Cette imprimante n’existe pas sur la borne.',
   'printProblem.printerOffline': 'L’imprimante est éteinte ou débranchée.',
   'printProblem.printerStopped': 'L’imprimante est arrêtée.',
@@ -379,6 +385,8 @@ export const fr: Catalogue = {
   'printProblem.documentRejected': 'Le document reçu du service n’est pas un PDF valide.',
   'printProblem.documentUnavailable': 'Le document n’a pas pu être obtenu du service.',
   'printProblem.printFailed': 'L’impression a échoué.',
+  'printProblem.filterFailed':
+    'Le système d’impression n’a pas pu préparer le document pour cette imprimante.',
 
   'setup.title': 'Réglages',
   'setup.unlockForm': 'Déverrouiller les réglages',

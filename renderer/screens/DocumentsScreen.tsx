@@ -97,14 +97,21 @@ export function DocumentsScreen() {
             <button
               type="button"
               className="button button-primary button-large"
-              disabled={printing || previewLoading}
+              // Only what the preview showed is printed: not before it loads, nor when it failed.
+              disabled={printing || preview === null}
               onClick={() => void documents.getState().print()}
             >
               {t('documents.print')}
             </button>
             {printError && <ErrorNotice error={printError} />}
             {job && (
-              <PrintJobProgress job={job} onCancel={() => void documents.getState().cancelJob()} />
+              <PrintJobProgress
+                job={job}
+                onCancel={() => void documents.getState().cancelJob()}
+                onRetry={() => void documents.getState().printAgain()}
+                printers={printers?.printers ?? []}
+                onPrintOn={(next) => void documents.getState().printAgain(next)}
+              />
             )}
           </section>
         </div>

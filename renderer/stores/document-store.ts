@@ -26,18 +26,27 @@ export interface DocumentState {
   /** The printer chosen on this screen; null: the kiosk's default printer. */
   readonly printer: string | null;
   readonly copies: number;
+  /** A press of Print waits for main's reply: the button stays disabled meanwhile. */
   readonly printing: boolean;
+  /**
+   * The press whose outcome is not on screen yet. Pressing again before then (a double tap, a
+   * retry after a lost reply) sends the same id, and main hands back the same job.
+   */
+  readonly requestId: string | null;
   /** The job this screen started; its progress is in the printer store (events). */
   readonly jobId: string | null;
   readonly printError: IpcError | null;
   /** The day report's print job (the report is not a document opened here: no preview). */
   readonly dayReportJobId: string | null;
+  readonly dayReportRequestId: string | null;
   readonly dayReportPrinting: boolean;
   readonly dayReportError: IpcError | null;
   open(document: DocumentRef): Promise<void>;
   choosePrinter(printer: string | null): void;
   setCopies(copies: number): void;
   print(): Promise<void>;
+  /** After a failed job: the same document again, on `printer` (another one) when given. */
+  printAgain(printer?: string): Promise<void>;
   cancelJob(): Promise<void>;
   /** Prints the day report of `date` in the words given, on the printer chosen here. */
   printDayReport(date: string, labels: DayReportLabels): Promise<void>;
@@ -46,9 +55,25 @@ export interface DocumentState {
 
 export type DocumentStore = StoreApi<DocumentState>;
 
-export function createDocumentStore(api: KioskApi, onJob: (job: PrintJob) => void): DocumentStore {
+const FINISHED: ReadonlySet<PrintJob['state']> = new Set(['completed', 'failed', 'cancelled']);
+
+/**
+ * `jobOf` reads a job as main last reported it (the printer store): a press is over once its
+ * job's outcome is known, and only then does the next press mint a new request id.
+ */
+export function createDocumentStore(
+  api: KioskApi,
+  onJob: (job: PrintJob) => void,
+  jobOf: (jobId: string) => PrintJob | undefined = () => undefined,
+): DocumentStore {
   return createStore<DocumentState>()((set, get) => {
     let generation = 0;
+    let dayReportDate: string | null = null;
+    const pressOf = (requestId: string | null, jobId: string | null): string => {
+      if (requestId === null) return crypto.randomUUID();
+      const job = jobId === null ? undefined : jobOf(jobId);
+      return job !== undefined && FINISHED.has(job.state) ? crypto.randomUUID() : requestId;
+    };
     return {
       document: null,
       preview: null,
@@ -57,9 +82,11 @@ export function createDocumentStore(api: KioskApi, onJob: (job: PrintJob) => voi
       printer: null,
       copies: 1,
       printing: false,
+      requestId: null,
       jobId: null,
       printError: null,
       dayReportJobId: null,
+      dayReportRequestId: null,
       dayReportPrinting: false,
       dayReportError: null,
       open: async (document) => {
@@ -69,6 +96,7 @@ export function createDocumentStore(api: KioskApi, onJob: (job: PrintJob) => voi
           preview: null,
           previewLoading: true,
           previewError: null,
+          requestId: null,
           jobId: null,
           printError: null,
           copies: 1,
@@ -87,10 +115,12 @@ export function createDocumentStore(api: KioskApi, onJob: (job: PrintJob) => voi
       choosePrinter: (printer) => set({ printer }),
       setCopies: (copies) => set({ copies: Math.min(MAX_COPIES, Math.max(1, Math.round(copies))) }),
       print: async () => {
-        const { document, printer, copies, printing } = get();
-        if (!document || printing) return;
-        set({ printing: true, printError: null, jobId: null });
-        const options = { ...(printer === null ? {} : { printer }), copies };
+        const { document, preview, printer, copies, printing } = get();
+        // Nothing goes to the printer before staff have seen what it will print.
+        if (!document || !preview || printing) return;
+        const requestId = pressOf(get().requestId, get().jobId);
+        set({ printing: true, printError: null, requestId });
+        const options = { requestId, ...(printer === null ? {} : { printer }), copies };
         const reply = await settle(
           document.kind === 'invoice'
             ? api.printInvoice({ saleId: document.reference, ...options })
@@ -101,8 +131,21 @@ export function createDocumentStore(api: KioskApi, onJob: (job: PrintJob) => voi
           onJob(reply.value);
           set({ printing: false, jobId: reply.value.id });
         } else {
+          // The request id stays: if main made the job before the reply was lost, pressing again
+          // finds it instead of printing a second copy.
           set({ printing: false, printError: reply.error });
         }
+      },
+      printAgain: async (printer) => {
+        const { jobId } = get();
+        const job = jobId === null ? undefined : jobOf(jobId);
+        if (job !== undefined && !FINISHED.has(job.state)) return;
+        set({
+          requestId: null,
+          jobId: null,
+          ...(printer === undefined ? {} : { printer }),
+        });
+        await get().print();
       },
       cancelJob: async () => {
         const { jobId } = get();
@@ -112,11 +155,22 @@ export function createDocumentStore(api: KioskApi, onJob: (job: PrintJob) => voi
         else set({ printError: reply.error });
       },
       printDayReport: async (date, labels) => {
-        const { printer, dayReportPrinting } = get();
+        const { printer, dayReportPrinting, dayReportRequestId, dayReportJobId } = get();
         if (dayReportPrinting) return;
-        set({ dayReportPrinting: true, dayReportError: null, dayReportJobId: null });
+        // Another day is another document: its press owes nothing to the last one.
+        const requestId = pressOf(
+          date === dayReportDate ? dayReportRequestId : null,
+          dayReportJobId,
+        );
+        dayReportDate = date;
+        set({ dayReportPrinting: true, dayReportError: null, dayReportRequestId: requestId });
         const reply = await settle(
-          api.printDayReport({ date, labels, ...(printer === null ? {} : { printer }) }),
+          api.printDayReport({
+            requestId,
+            date,
+            labels,
+            ...(printer === null ? {} : { printer }),
+          }),
         );
         if (reply.ok) {
           onJob(reply.value);

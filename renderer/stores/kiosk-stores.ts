@@ -40,7 +40,11 @@ export function createKioskStores(api: KioskApi, locale: Locale): KioskStores {
     availability: createAvailabilityStore(api),
     customers: createCustomerStore(api),
     giftCard: createGiftCardStore(api, () => connectivity.getState().connectivity),
-    documents: createDocumentStore(api, (job) => printers.getState().applyJob(job)),
+    documents: createDocumentStore(
+      api,
+      (job) => printers.getState().applyJob(job),
+      (jobId) => printers.getState().jobs[jobId],
+    ),
     setup: createSetupStore(api),
   };
 }
@@ -59,7 +63,7 @@ export interface StartOptions {
 export function startKioskStores(
   api: KioskApi,
   stores: KioskStores,
-  { printerPollMs = 30_000, statusPollMs = 60_000 }: StartOptions = {},
+  { printerPollMs = 10_000, statusPollMs = 60_000 }: StartOptions = {},
 ): () => void {
   const stops = [
     api.onConnectivityChanged((event) => {
@@ -75,7 +79,14 @@ export function startKioskStores(
       stores.giftCard.getState().applyEvent(event);
     }),
     api.onSyncProgress((event) => stores.catalogStatus.getState().applyEvent(event)),
-    api.onPrintJobChanged((job) => stores.printers.getState().applyJob(job)),
+    api.onPrintJobChanged((job) => {
+      stores.printers.getState().applyJob(job);
+      // A job that ends or is held up says something about its printer: the status bar must not
+      // keep saying "ready" until the next poll.
+      const finished =
+        job.state === 'completed' || job.state === 'failed' || job.state === 'cancelled';
+      if (finished || job.problem !== null) void stores.printers.getState().load();
+    }),
     stores.setup.subscribe((state, previous) => {
       const now = state.settings?.settings;
       const before = previous.settings?.settings;

@@ -30,7 +30,8 @@ export function createPrinterStore(api: KioskApi): PrinterStore {
     load: async () => {
       const reply = await settle(api.listPrinters());
       if (reply.ok) set({ printers: reply.value, error: null });
-      else set({ error: reply.error });
+      // An old list would keep saying "ready" about a print service that has stopped.
+      else set({ printers: null, error: reply.error });
     },
     loadJobs: async () => {
       const reply = await settle(api.listPrintJobs());

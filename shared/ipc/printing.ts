@@ -26,6 +26,7 @@ export const printProblemCodes = [
   'invalid_options',
   'document_rejected',
   'document_unavailable',
+  'filter_failed',
   'print_failed',
 ] as const;
 
@@ -119,7 +120,14 @@ export const PrinterName = z
 
 export const MAX_COPIES = 20;
 
+/**
+ * Minted by the renderer when staff press Print and kept until the job's outcome is on screen:
+ * a second tap, or a retry after a lost reply, names the same job instead of printing twice.
+ */
+export const PrintRequestId = z.uuid({ version: 'v4' });
+
 const printOptions = {
+  requestId: PrintRequestId,
   /** Overrides the kiosk's printer for this job. */
   printer: PrinterName.optional(),
   copies: z.number().int().min(1).max(MAX_COPIES).optional(),

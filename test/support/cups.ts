@@ -23,6 +23,9 @@
  * - `noPaperQueue`: stopped, "Out of paper" (media-empty-error).
  * - `slowQueue`: enabled, but its device is a socket:// port nobody listens on, so a job stays
  *   `processing` (the backend keeps retrying) until cancelled.
+ * - `failingFilterQueue`: enabled, but its PPD sends every PDF through a filter that fails with
+ *   `failingFilterMessage`, as a driver does on a document it cannot convert. CUPS then stops
+ *   the job (`processing-stopped`, job-completed-with-errors) while the printer looks idle.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -38,6 +41,7 @@ const CUPS_PDF_PPD = '/usr/share/ppd/cups-pdf/CUPS-PDF_opt.ppd';
 const CUPS_PDF_BACKEND = '/usr/lib/cups/backend/cups-pdf';
 const CUPS_CONFIG_DIR = '/etc/cups';
 const SUFFIX_PREFIX = 'kiosktest';
+const FAILING_FILTER_MESSAGE = 'cannot convert: unsupported PDF version';
 
 export interface PrivateCups {
   /** `127.0.0.1:<port>`: give it to CupsBackend({ server }) or as CUPS_SERVER. */
@@ -46,6 +50,9 @@ export interface PrivateCups {
   readonly offlineQueue: string;
   readonly noPaperQueue: string;
   readonly slowQueue: string;
+  readonly failingFilterQueue: string;
+  /** What the failing filter says on stderr (after `ERROR: `). */
+  readonly failingFilterMessage: string;
   /** Where cups-pdf writes `<title>-job_<N>.pdf`. */
   readonly outputDir: string;
   /** Runs lpstat against this scheduler (C locale) and returns its stdout. */
@@ -149,6 +156,7 @@ async function startOnce(): Promise<PrivateCups> {
     offline: 'kiosk-offline',
     noPaper: 'kiosk-nopaper',
     slow: 'kiosk-slow',
+    failingFilter: 'kiosk-badfilter',
   };
 
   await writeFile(
@@ -209,6 +217,18 @@ async function startOnce(): Promise<PrivateCups> {
   for (const queue of Object.values(queues)) {
     await writeFile(join(dirs.root, 'ppd', `${queue}.ppd`), ppd, { mode: 0o644 });
   }
+  // cupsd runs a filter named by absolute path if root owns it and only root may write it.
+  const failingFilter = join(base, 'kiosk-failing-filter');
+  await writeFile(
+    failingFilter,
+    `#!/bin/sh\ncat > /dev/null\necho "ERROR: ${FAILING_FILTER_MESSAGE}" >&2\nexit 1\n`,
+    { mode: 0o755 },
+  );
+  await writeFile(
+    join(dirs.root, 'ppd', `${queues.failingFilter}.ppd`),
+    `${ppd.replace(/^\*cupsFilter2?:.*$/gm, '')}\n*cupsFilter2: "application/pdf application/vnd.cups-pdf 0 ${failingFilter}"\n`,
+    { mode: 0o644 },
+  );
   await writeFile(
     join(dirs.root, 'printers.conf'),
     [
@@ -226,6 +246,7 @@ async function startOnce(): Promise<PrivateCups> {
         reason: 'media-empty-error',
       }),
       printerEntry(queues.slow, { uri: `socket://127.0.0.1:${deadPort}`, stopped: false }),
+      printerEntry(queues.failingFilter, { uri: `cups-pdf:/${suffix}`, stopped: false }),
     ].join(''),
     { mode: 0o600 },
   );
@@ -303,6 +324,8 @@ async function startOnce(): Promise<PrivateCups> {
     offlineQueue: queues.offline,
     noPaperQueue: queues.noPaper,
     slowQueue: queues.slow,
+    failingFilterQueue: queues.failingFilter,
+    failingFilterMessage: FAILING_FILTER_MESSAGE,
     outputDir: dirs.out,
     lpstat,
     async allJobIds() {

@@ -37,11 +37,13 @@ export function printingHandlers({
   const print = (
     kind: DocumentKind,
     reference: string,
-    request: Pick<ParsedRequestOf<'printInvoice'>, 'printer' | 'copies'>,
+    request: Pick<ParsedRequestOf<'printInvoice'>, 'requestId' | 'printer' | 'copies'>,
     make?: PrintRequest['make'],
   ) =>
     printJobView(
       needQueue().enqueue({
+        // Lower case: the same press must not become two jobs through a change of case.
+        requestId: request.requestId.toLowerCase(),
         kind,
         reference,
         make,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -170,7 +171,7 @@ describe('no credentials, tokens or customer contact data at rest', () => {
       (await kiosk.previewDocument({ kind: 'sav-slip', reference: demoSav.inRepair })).ok,
     ).toBe(true);
     await kiosk.listPrinters();
-    await kiosk.printInvoice({ saleId: demoSales.withInvoice });
+    await kiosk.printInvoice({ requestId: randomUUID(), saleId: demoSales.withInvoice });
     await kiosk.updateSettings({ adminPin: ADMIN_PIN, changes: { locale: 'en' } });
     await kiosk.setCredentials({
       adminPin: ADMIN_PIN,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type CommerceApiClient } from '../../../electron/api/client.ts';
@@ -170,6 +171,7 @@ describe('PrintQueue, printing for real through a private cupsd', { timeout: 20_
         'printer',
         'problem',
         'reference',
+        'requestId',
         'retries',
         'state',
         'updatedAt',
@@ -310,4 +312,59 @@ describe('PrintQueue, printing for real through a private cupsd', { timeout: 20_
     expect(final).toMatchObject({ state: 'failed', problem: { code: 'printer_offline' } });
     expect(await backend.jobState(final.backendJobId!)).toEqual({ state: 'cancelled' });
   }, 20_000);
+
+  it('makes one job per request id: a second tap gets the first job back, never a second print', async () => {
+    const { queue } = makeQueue();
+    const before = await cups.allJobIds();
+    const requestId = randomUUID();
+    const press = { requestId, kind: 'invoice', reference: 'sale_good', printer: cups.pdfQueue };
+    const first = queue.enqueue({ ...press, kind: 'invoice' });
+    const tapped = queue.enqueue({ ...press, kind: 'invoice' });
+    expect(tapped.id).toBe(first.id);
+    const final = await queue.waitFor(first.id);
+    expect(final.state).toBe('completed');
+    // Once printed, the same press still names the same job: a lost reply asked again is no reprint.
+    expect(queue.enqueue({ ...press, kind: 'invoice' })).toMatchObject({
+      id: first.id,
+      state: 'completed',
+    });
+    const sent = (await cups.allJobIds()).filter((id) => !before.includes(id));
+    expect(sent).toEqual([final.backendJobId]);
+    expect(queue.list().filter((job) => job.requestId === requestId)).toHaveLength(1);
+
+    // The same id for another document is a bug in the caller: refused, nothing printed.
+    expect(() => queue.enqueue({ ...press, kind: 'sav-slip', reference: 'sav_good' })).toThrow(
+      expect.objectContaining({ code: 'invalid_options' }),
+    );
+    // A new press (a new id) is a new job.
+    const again = queue.enqueue({ ...press, kind: 'invoice', requestId: randomUUID() });
+    expect(again.id).not.toBe(first.id);
+    await queue.waitFor(again.id);
+  });
+
+  it('remembers a request id beyond the short history', async () => {
+    const { queue } = makeQueue({ historySize: 1 });
+    const requestId = randomUUID();
+    const first = queue.enqueue({ requestId, kind: 'invoice', reference: 'sale_good' });
+    await queue.waitFor(first.id);
+    await queue.waitFor(queue.enqueue({ kind: 'sav-slip', reference: 'sav_good' }).id);
+    expect(queue.get(first.id)).toBeUndefined();
+    expect(queue.enqueue({ requestId, kind: 'invoice', reference: 'sale_good' }).id).toBe(first.id);
+  });
+
+  it('reports a filter failure at once with its message, and leaves no job to print later', async () => {
+    // Limits far beyond the test's own timeout: only the failure itself can end the job in time.
+    const { queue } = makeQueue({ stallTimeoutMs: 10 * 60_000, jobTimeoutMs: 10 * 60_000 });
+    const job = queue.enqueue({
+      kind: 'invoice',
+      reference: 'sale_good',
+      printer: cups.failingFilterQueue,
+    });
+    const final = await queue.waitFor(job.id);
+    expect(final).toMatchObject({ state: 'failed', problem: { code: 'filter_failed' } });
+    expect(final.problem?.message).toContain(cups.failingFilterMessage);
+    expect(final.problem?.message).not.toMatch(/in time/);
+    // Cancelled at CUPS: restarting the queue later must not print what staff were told failed.
+    expect(await cups.lpstat(['-W', 'not-completed', '-o', cups.failingFilterQueue])).toBe('');
+  }, 15_000);
 });

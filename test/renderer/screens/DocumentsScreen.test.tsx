@@ -6,6 +6,8 @@ import { PNG_1PX, printJob } from '../support/fixtures.ts';
 import { ok } from '../support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
 
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 let rendered: RenderedKiosk | undefined;
 afterEach(() => {
   rendered?.stop();
@@ -35,7 +37,12 @@ test('preview, printer choice, copies, print, and the job’s progress to its re
   await user.click(screen.getByRole('button', { name: 'One copy more' }));
   await user.click(screen.getByRole('button', { name: 'Print' }));
   expect(rendered.kiosk.callsOf('printInvoice')).toEqual([
-    { saleId: 'sale_1', printer: 'kiosk-pdf', copies: 2 },
+    {
+      requestId: expect.stringMatching(UUID_V4),
+      saleId: 'sale_1',
+      printer: 'kiosk-pdf',
+      copies: 2,
+    },
   ]);
 
   const job = await screen.findByTestId('print-job');
@@ -85,7 +92,9 @@ test('a print problem is said in plain words', async () => {
   );
   const user = userEvent.setup();
   await user.click(screen.getByRole('button', { name: 'Print' }));
-  expect(rendered.kiosk.callsOf('printSavSlip')).toEqual([{ savId: 'sav_1', copies: 1 }]);
+  expect(rendered.kiosk.callsOf('printSavSlip')).toEqual([
+    { requestId: expect.stringMatching(UUID_V4), savId: 'sav_1', copies: 1 },
+  ]);
   await act(async () => {
     rendered?.kiosk.emit(
       'printJobChanged',
@@ -98,4 +107,93 @@ test('a print problem is said in plain words', async () => {
     );
   });
   expect(screen.getByTestId('print-job').textContent).toContain('The printer is out of paper.');
+});
+
+test('a second press before the outcome is the same request; after a failure, Retry and another printer are new ones', async () => {
+  rendered = await renderKiosk(<DocumentsScreen />);
+  await act(() =>
+    rendered!.stores.documents
+      .getState()
+      .open({ kind: 'invoice', reference: 'sale_1', number: 'V-1' }),
+  );
+  const user = userEvent.setup();
+  const print = screen.getByRole('button', { name: 'Print' });
+  await user.click(print);
+  await user.click(print);
+  const [first, second] = rendered.kiosk.callsOf('printInvoice');
+  expect(first?.requestId).toMatch(UUID_V4);
+  // The job has not ended: the second tap names the same press, and main hands the job back.
+  expect(second?.requestId).toBe(first?.requestId);
+
+  await act(async () => {
+    rendered?.kiosk.emit(
+      'printJobChanged',
+      printJob({
+        state: 'failed',
+        problem: { code: 'printer_offline', message: 'offline' },
+        updatedAt: '2026-03-14T10:00:05.000Z',
+      }),
+    );
+  });
+  const job = screen.getByTestId('print-job');
+  await user.click(within(job).getByRole('button', { name: 'Try again' }));
+  const retry = rendered.kiosk.callsOf('printInvoice')[2];
+  expect(retry?.requestId).toMatch(UUID_V4);
+  expect(retry?.requestId).not.toBe(first?.requestId);
+
+  await act(async () => {
+    rendered?.kiosk.emit(
+      'printJobChanged',
+      printJob({ state: 'failed', updatedAt: '2026-03-14T10:00:09.000Z' }),
+    );
+  });
+  await user.click(screen.getByRole('button', { name: 'Another printer' }));
+  await user.click(screen.getByRole('button', { name: 'Print on back-office: stopped' }));
+  const elsewhere = rendered.kiosk.callsOf('printInvoice')[3];
+  expect(elsewhere).toMatchObject({ saleId: 'sale_1', printer: 'back-office' });
+  expect(elsewhere?.requestId).not.toBe(retry?.requestId);
+});
+
+test('Print waits for the document, and stays off when it could not be loaded', async () => {
+  rendered = await renderKiosk(<DocumentsScreen />, {
+    handlers: {
+      previewDocument: () => ({ ok: false, error: { code: 'NOT_FOUND', message: 'no such sale' } }),
+    },
+  });
+  await act(() =>
+    rendered!.stores.documents
+      .getState()
+      .open({ kind: 'invoice', reference: 'sale_404', number: null }),
+  );
+  const print = screen.getByRole('button', { name: 'Print' });
+  expect((print as HTMLButtonElement).disabled).toBe(true);
+  await act(() => rendered!.stores.documents.getState().print());
+  expect(rendered.kiosk.callsOf('printInvoice')).toEqual([]);
+});
+
+test('a job its printer holds up does not say Printing', async () => {
+  rendered = await renderKiosk(<DocumentsScreen />);
+  await act(() =>
+    rendered!.stores.documents
+      .getState()
+      .open({ kind: 'invoice', reference: 'sale_1', number: 'V-1' }),
+  );
+  await userEvent.setup().click(screen.getByRole('button', { name: 'Print' }));
+  await act(async () => {
+    rendered?.kiosk.emit(
+      'printJobChanged',
+      printJob({
+        state: 'printing',
+        problem: { code: 'printer_offline', message: 'Printer is offline' },
+        updatedAt: '2026-03-14T10:00:03.000Z',
+      }),
+    );
+  });
+  const job = screen.getByTestId('print-job');
+  expect(job.dataset['held']).toBe('true');
+  expect(within(job).getByRole('status').textContent).toBe(
+    'Not printing: the printer needs attention',
+  );
+  expect(within(job).getByRole('alert').textContent).toBe('The printer is off or disconnected.');
+  expect(job.querySelector('.step-done[aria-current="step"]')).toBeNull();
 });

@@ -34,9 +34,16 @@ export const validRequests: { readonly [N in MessageName]: RequestOf<N> } = {
   getDayReport: { date: '2026-11-23' },
   getOutboxSummary: {},
   listPrinters: {},
-  printInvoice: { saleId: 'sale_18bdd0dd-0fcb-486f-bc29-d12bc3013fc1' },
-  printSavSlip: { savId: 'sav_59fbe45d-07bc-451b-9353-6350decefec2' },
+  printInvoice: {
+    requestId: '7d3e9a41-2b6c-4f80-9a1d-3c5e7f9b1d20',
+    saleId: 'sale_18bdd0dd-0fcb-486f-bc29-d12bc3013fc1',
+  },
+  printSavSlip: {
+    requestId: '0e8b5c2a-6d4f-4a19-8b7e-2f1a3c5d7e90',
+    savId: 'sav_59fbe45d-07bc-451b-9353-6350decefec2',
+  },
   printDayReport: {
+    requestId: '4a6c8e0f-1b3d-4f5a-9c7e-8d0f2b4a6c81',
     date: '2026-11-23',
     labels: {
       locale: 'en-IE',
