@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { AfterTheFactAlert } from './components/AfterTheFactAlert.tsx';
+import { IdleReturn } from './components/IdleReturn.tsx';
 import { NavigationBar } from './components/NavigationBar.tsx';
 import { OfflineBanner } from './components/OfflineBanner.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
@@ -40,6 +41,7 @@ export function App() {
       <StatusBar />
       <OfflineBanner />
       <AfterTheFactAlert />
+      <IdleReturn />
       <div className="kiosk-body">
         <NavigationBar />
         <main className="kiosk-main">

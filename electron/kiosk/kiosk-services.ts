@@ -1,4 +1,9 @@
-import { type KioskSettings, type KioskStatus, localeOfTag } from '../../shared/ipc/status.ts';
+import {
+  DEFAULT_IDLE_RETURN_SECONDS,
+  type KioskSettings,
+  type KioskStatus,
+  localeOfTag,
+} from '../../shared/ipc/status.ts';
 import { ProfileInForce } from '../profile/index.ts';
 import { type CommerceApiClient, createApiClient } from '../api/index.ts';
 import {
@@ -27,6 +32,7 @@ import { connectKioskEvents } from './events.ts';
 import { catalogHandlers } from './handlers/catalog.ts';
 import { customerHandlers } from './handlers/customers.ts';
 import { giftCardHandlers } from './handlers/gift-cards.ts';
+import { documentHandlers } from './handlers/documents.ts';
 import { printingHandlers } from './handlers/printing.ts';
 import { salesHandlers } from './handlers/sales.ts';
 import { settingsHandlers } from './handlers/settings.ts';
@@ -134,6 +140,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
       apiBaseUrl: runningApiBaseUrl,
       offlineLimits: resolveLimits(options.limits),
       profilePath: null,
+      idleReturnSeconds: DEFAULT_IDLE_RETURN_SECONDS,
     },
     logger,
   );
@@ -210,6 +217,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     }),
     ...customerHandlers({ client, outbox, profile: currentProfile }),
     ...salesHandlers({ client, profile: currentProfile }),
+    ...documentHandlers({ client, profile: currentProfile }),
     ...giftCardHandlers({ client, outbox, sender }),
     ...printingHandlers({
       printing,

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import type { KioskSettings, KioskSettingsChanges } from '../../shared/ipc/status.ts';
+import { KioskSettings, type KioskSettingsChanges } from '../../shared/ipc/status.ts';
 import { supportedLocales, type Locale } from '../i18n/locale.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
+import { Field } from './Field.tsx';
 import { PrinterPicker } from './PrinterPicker.tsx';
 import { ShopPicker } from './ShopPicker.tsx';
 
@@ -24,11 +25,17 @@ export function KioskSettingsForm({
   const [shopId, setShopId] = useState(settings.shopId);
   const [printer, setPrinter] = useState(settings.printer);
   const [locale, setLocale] = useState<Locale>(settings.locale);
+  const [idle, setIdle] = useState(String(settings.idleReturnSeconds));
+  const idleSeconds = Number(idle);
+  const idleValid = KioskSettings.shape.idleReturnSeconds.safeParse(idleSeconds).success;
 
   const changes: KioskSettingsChanges = {
     ...(shopId !== settings.shopId ? { shopId } : {}),
     ...(printer !== settings.printer ? { printer } : {}),
     ...(locale !== settings.locale ? { locale } : {}),
+    ...(idleValid && idleSeconds !== settings.idleReturnSeconds
+      ? { idleReturnSeconds: idleSeconds }
+      : {}),
   };
   const changed = Object.keys(changes).length > 0;
   const submit = (event: FormEvent) => {
@@ -76,7 +83,26 @@ export function KioskSettingsForm({
           ))}
         </div>
       </div>
-      <button type="submit" className="button button-primary" disabled={saving || !changed}>
+      <Field label={t('setup.idleReturn')}>
+        {(id) => (
+          <input
+            id={id}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={3600}
+            aria-invalid={!idleValid}
+            value={idle}
+            onChange={(event) => setIdle(event.target.value)}
+          />
+        )}
+      </Field>
+      <button
+        type="submit"
+        className="button button-primary"
+        disabled={saving || !changed || !idleValid}
+      >
         {t('setup.save')}
       </button>
     </form>

@@ -14,28 +14,32 @@ export function OfflineBanner() {
   const held = open.filter((debit) => debit.acceptedOffline || debit.lastError !== null);
   if (connectivity !== 'offline' && connectivity !== 'degraded' && held.length === 0) return null;
 
+  // One line, so the screen's main action stays in view; the details on demand.
   return (
     <section
       className={connectivity === 'offline' ? 'banner banner-offline' : 'banner banner-degraded'}
       aria-label={t('offline.bannerLabel')}
       data-testid="offline-banner"
     >
-      {connectivity === 'offline' && (
-        <>
-          <p className="banner-title">{t('offline.title')}</p>
-          <p>{t('offline.stillWorks')}</p>
-          <p>{t('offline.unavailable')}</p>
-        </>
-      )}
-      {connectivity === 'degraded' && <p className="banner-title">{t('degraded.title')}</p>}
-      {held.length > 0 && summary && (
-        <p className="banner-debits" role="status">
-          {t('offline.heldDebits', {
-            count: fmt.integer(summary.pendingCount + summary.sendingCount),
-            amount: fmt.money(summary.pendingAmount),
-          })}
-        </p>
-      )}
+      <div className="banner-line">
+        {connectivity === 'offline' && <p className="banner-title">{t('offline.title')}</p>}
+        {connectivity === 'degraded' && <p className="banner-title">{t('degraded.title')}</p>}
+        {held.length > 0 && summary && (
+          <p className="banner-debits" role="status">
+            {t('offline.heldDebits', {
+              count: fmt.integer(summary.pendingCount + summary.sendingCount),
+              amount: fmt.money(summary.pendingAmount),
+            })}
+          </p>
+        )}
+        {connectivity === 'offline' && (
+          <details className="banner-details">
+            <summary>{t('offline.details')}</summary>
+            <p>{t('offline.stillWorks')}</p>
+            <p>{t('offline.unavailable')}</p>
+          </details>
+        )}
+      </div>
     </section>
   );
 }

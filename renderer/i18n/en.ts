@@ -51,6 +51,7 @@ export const en = {
 
   'offline.bannerLabel': 'Connection to the service',
   'offline.title': 'Offline: the service cannot be reached.',
+  'offline.details': 'What still works',
   'offline.stillWorks':
     'Still working: product availability from the local catalogue, and gift-card debits, which are kept on this kiosk and sent as soon as the service is back (within the offline limits).',
   'offline.unavailable':
@@ -430,6 +431,9 @@ export const en = {
   'setup.printer': 'Default printer',
   'setup.systemPrinter': 'System default',
   'setup.language': 'Kiosk language',
+  'idle.countdown':
+    'No one at the kiosk? Back to the start screen in {seconds} s. Touch the screen to stay.',
+  'setup.idleReturn': 'Back to the start screen after this many seconds untouched (0: never)',
   'setup.save': 'Save',
   'setup.limitsLive':
     'New limits apply from the next gift-card debit; debits already accepted stay accepted.',

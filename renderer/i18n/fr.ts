@@ -49,6 +49,7 @@ export const fr: Catalogue = {
 
   'offline.bannerLabel': 'Connexion au service',
   'offline.title': 'Hors ligne : le service est injoignable.',
+  'offline.details': 'Ce qui fonctionne encore',
   'offline.stillWorks':
     'Fonctionne encore : la disponibilité des produits depuis le catalogue local, et les débits de cartes cadeaux, gardés sur cette borne et envoyés dès le retour du service (dans les limites hors ligne).',
   'offline.unavailable':
@@ -437,6 +438,10 @@ export const fr: Catalogue = {
   'setup.printer': 'Imprimante par défaut',
   'setup.systemPrinter': 'Imprimante par défaut du système',
   'setup.language': 'Langue de la borne',
+  'idle.countdown':
+    'Personne à la borne ? Retour à l’écran d’accueil dans {seconds} s. Touchez l’écran pour rester.',
+  'setup.idleReturn':
+    'Retour à l’écran d’accueil après ce nombre de secondes sans contact (0 : jamais)',
   'setup.save': 'Enregistrer',
   'setup.limitsLive':
     'Les nouvelles limites s’appliquent dès le prochain débit de carte cadeau ; les débits déjà acceptés le restent.',

@@ -42,6 +42,8 @@ export interface AvailabilityState {
   loadMore(): Promise<void>;
   openProduct(productId: string): Promise<void>;
   closeProduct(): void;
+  /** The start screen as the next customer should find it: no search, no product open. */
+  startOver(): void;
 }
 
 export type AvailabilityStore = StoreApi<AvailabilityState>;
@@ -147,6 +149,12 @@ export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
       closeProduct: () => {
         detailGeneration++;
         set({ productId: null, detail: null, detailLoading: false, detailError: null });
+      },
+      startOver: () => {
+        get().closeProduct();
+        if (get().text === '') return;
+        set({ text: '' });
+        void search();
       },
     };
   });

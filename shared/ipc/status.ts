@@ -170,8 +170,16 @@ export const KioskSettings = z.strictObject({
    * KIOSK_API_PROFILE, else the default. Applied at once.
    */
   profilePath: z.string().nullable(),
+  /**
+   * Untouched this long, the kiosk returns to its start screen and forgets the customer on
+   * screen (a visible countdown first); 0: never.
+   */
+  idleReturnSeconds: z.union([z.literal(0), z.number().int().min(30).max(3_600)]),
 });
 export type KioskSettings = z.infer<typeof KioskSettings>;
+
+/** Long enough to serve a customer without a touch for a while, short enough for privacy. */
+export const DEFAULT_IDLE_RETURN_SECONDS = 90;
 
 /** An absolute path on the kiosk (POSIX or a Windows drive): no path relative to who knows what. */
 export const ProfilePath = Text.min(1)
@@ -189,6 +197,7 @@ export const KioskSettingsChanges = z.strictObject({
   apiBaseUrl: ApiBaseUrl.nullable().optional(),
   offlineLimits: OfflineLimitsChanges.optional(),
   profilePath: ProfilePath.nullable().optional(),
+  idleReturnSeconds: KioskSettings.shape.idleReturnSeconds.optional(),
 });
 export type KioskSettingsChanges = z.infer<typeof KioskSettingsChanges>;
 

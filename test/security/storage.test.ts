@@ -251,6 +251,7 @@ describe('data is created for its owner only, whatever the umask', { timeout: SP
       apiBaseUrl: null,
       offlineLimits: defaultOfflineLimits,
       profilePath: null,
+      idleReturnSeconds: 90,
     });
     await store.update({ locale: 'en' });
     expect(modeOf(dataDir)).toBe(0o700);

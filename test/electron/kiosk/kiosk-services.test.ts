@@ -276,6 +276,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
       apiBaseUrl: null,
       offlineLimits: defaultOfflineLimits,
       profilePath: null,
+      idleReturnSeconds: 90,
     });
     expect(
       SettingsStore.open(fixture.dataDir, {
@@ -286,6 +287,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
         apiBaseUrl: null,
         offlineLimits: defaultOfflineLimits,
         profilePath: null,
+        idleReturnSeconds: 90,
       }).current,
     ).toEqual(updated.settings);
     expect((await value('getSettings', {})).settings.locale).toBe('en');

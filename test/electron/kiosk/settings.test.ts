@@ -41,6 +41,7 @@ const defaults: KioskSettings = {
   apiBaseUrl: null,
   offlineLimits: defaultOfflineLimits,
   profilePath: null,
+  idleReturnSeconds: 90,
 };
 
 let dataDir: string;

@@ -153,6 +153,7 @@ it('an administrator sets the never-read card policy in the settings; it survive
     apiBaseUrl: null,
     offlineLimits: defaultOfflineLimits,
     profilePath: null,
+    idleReturnSeconds: 90,
   };
   const store = SettingsStore.open(dir, defaults);
   await expect(

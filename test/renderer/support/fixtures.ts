@@ -85,6 +85,7 @@ export const settings: KioskSettings = {
   apiBaseUrl: null,
   offlineLimits,
   profilePath: null,
+  idleReturnSeconds: 90,
 };
 
 /** getSettings' reply around some settings, as main builds it (on the demo sandbox). */
