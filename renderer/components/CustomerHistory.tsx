@@ -13,6 +13,30 @@ import { recordStatus } from './record-status.ts';
 import { SaleDetail } from './SaleDetail.tsx';
 import { SavLog } from './SavLog.tsx';
 
+/**
+ * Newest first, whatever order the service lists them in: the purchase the customer is asking
+ * about is usually the last one. Entries without a date keep their order, after the dated ones.
+ */
+export function newestFirst(entries: readonly HistoryEntry[]): HistoryEntry[] {
+  return entries
+    .map((entry, index) => ({
+      entry,
+      index,
+      at: entry.date === null ? NaN : Date.parse(entry.date),
+    }))
+    .sort((a, b) => {
+      if (Number.isNaN(a.at) || Number.isNaN(b.at)) {
+        return Number.isNaN(a.at) === Number.isNaN(b.at)
+          ? a.index - b.index
+          : Number.isNaN(a.at)
+            ? 1
+            : -1;
+      }
+      return b.at - a.at || a.index - b.index;
+    })
+    .map(({ entry }) => entry);
+}
+
 /** A history entry that can be opened: the service gave its identifier. */
 type Identified = HistoryEntry & { readonly id: string };
 
@@ -79,7 +103,7 @@ export function CustomerHistory({
         <p>{t('history.empty')}</p>
       ) : (
         <ul className="history-list">
-          {entries.map((entry, index) => (
+          {newestFirst(entries).map((entry, index) => (
             <li key={entry.id ?? index} className="history-entry">
               <span>{entryText(entry)}</span>
               {/* Without its identifier an entry cannot be opened or printed. */}

@@ -338,6 +338,12 @@ export const en = {
   'documents.saleId': 'Sale identifier',
   'documents.savId': 'After-sales case identifier',
   'documents.open': 'Open',
+  'documents.number': 'Number on the receipt (V-…, F-…, SAV-…) or identifier',
+  'documents.finding': 'Looking for {number}…',
+  'documents.notFound': 'No sale, invoice or after-sales case has the number {number}.',
+  'documents.notFoundPartial':
+    'Only the most recent records were searched: an older one may exist.',
+  'documents.noInvoiceYet': 'Sale {number} has no invoice yet: there is nothing to print.',
   'documents.heading': '{kind} {number}',
   'documents.loadingPreview': 'Preparing the preview…',
   'documents.previewAlt': 'First page of {document}',

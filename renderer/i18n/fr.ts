@@ -341,6 +341,13 @@ export const fr: Catalogue = {
   'documents.saleId': 'Identifiant de la vente',
   'documents.savId': 'Identifiant du dossier SAV',
   'documents.open': 'Ouvrir',
+  'documents.number': 'Numéro sur le ticket (V-…, F-…, SAV-…) ou identifiant',
+  'documents.finding': 'Recherche de {number}…',
+  'documents.notFound': 'Aucune vente, facture ni dossier SAV ne porte le numéro {number}.',
+  'documents.notFoundPartial':
+    'Seuls les enregistrements les plus récents ont été parcourus : un plus ancien peut exister.',
+  'documents.noInvoiceYet':
+    'La vente {number} n’a pas encore de facture : il n’y a rien à imprimer.',
   'documents.heading': '{kind} {number}',
   'documents.loadingPreview': 'Préparation de l’aperçu…',
   'documents.previewAlt': 'Première page de {document}',

@@ -14,6 +14,8 @@ export function DocumentsScreen() {
   const { t, fmt } = useI18n();
   const { documents } = useStores();
   const document = useKiosk('documents', (s) => s.document);
+  const lookup = useKiosk('documents', (s) => s.lookup);
+  const noInvoice = useKiosk('documents', (s) => s.noInvoice);
   const preview = useKiosk('documents', (s) => s.preview);
   const previewLoading = useKiosk('documents', (s) => s.previewLoading);
   const previewError = useKiosk('documents', (s) => s.previewError);
@@ -27,15 +29,32 @@ export function DocumentsScreen() {
   const job = useKiosk('printers', (s) => (jobId === null ? null : (s.jobs[jobId] ?? null)));
 
   const number = preview?.documentNumber ?? document?.number ?? document?.reference ?? '';
-  const title = document
-    ? t('documents.heading', { kind: t(documentKindKeys[document.kind]), number })
-    : '';
+  const title = !document
+    ? ''
+    : noInvoice
+      ? t('sale.title', { number })
+      : t('documents.heading', { kind: t(documentKindKeys[document.kind]), number });
 
   return (
     <section className="screen documents" aria-labelledby="documents-title">
       <h1 id="documents-title">{t('documents.title')}</h1>
       {!document && <p className="hint">{t('documents.none')}</p>}
-      <DocumentChooser onOpen={(next) => void documents.getState().open(next)} />
+      <DocumentChooser onFind={(next) => void documents.getState().find(next)} />
+      {lookup?.phase === 'finding' && (
+        <p role="status">{t('documents.finding', { number: lookup.number })}</p>
+      )}
+      {lookup?.phase === 'none' && (
+        <div className="notice notice-info" role="status" data-testid="document-not-found">
+          <p>{t('documents.notFound', { number: lookup.number })}</p>
+          {!lookup.complete && <p>{t('documents.notFoundPartial')}</p>}
+        </div>
+      )}
+      {lookup?.phase === 'failed' && (
+        <ErrorNotice
+          error={lookup.error}
+          onRetry={() => void documents.getState().find(lookup.number)}
+        />
+      )}
       {document && (
         <div className="document-columns">
           <section className="document-view" aria-labelledby="document-heading">
@@ -43,6 +62,11 @@ export function DocumentsScreen() {
               {title}
             </h2>
             {previewLoading && <p role="status">{t('documents.loadingPreview')}</p>}
+            {noInvoice && (
+              <p className="notice notice-info" role="status" data-testid="document-no-invoice">
+                {t('documents.noInvoiceYet', { number })}
+              </p>
+            )}
             {previewError && (
               <ErrorNotice
                 error={previewError}

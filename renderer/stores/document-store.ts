@@ -18,8 +18,20 @@ export interface DocumentRef {
   readonly number: string | null;
 }
 
+/** A look-up by the number on the receipt, until a document opens. */
+export type DocumentLookup =
+  | { readonly phase: 'finding'; readonly number: string }
+  | { readonly phase: 'none'; readonly number: string; readonly complete: boolean }
+  | { readonly phase: 'failed'; readonly number: string; readonly error: IpcError };
+
 export interface DocumentState {
+  readonly lookup: DocumentLookup | null;
   readonly document: DocumentRef | null;
+  /**
+   * The sale was found but has no invoice yet: said in plain words instead of "not found" under
+   * a heading made of the sale's identifier.
+   */
+  readonly noInvoice: boolean;
   readonly preview: PreviewDocumentReply | null;
   readonly previewLoading: boolean;
   readonly previewError: IpcError | null;
@@ -42,6 +54,8 @@ export interface DocumentState {
   readonly dayReportPrinting: boolean;
   readonly dayReportError: IpcError | null;
   open(document: DocumentRef): Promise<void>;
+  /** Opens what a receipt's number (sale, invoice, SAV case) or an identifier names. */
+  find(number: string): Promise<void>;
   choosePrinter(printer: string | null): void;
   setCopies(copies: number): void;
   print(): Promise<void>;
@@ -75,7 +89,9 @@ export function createDocumentStore(
       return job !== undefined && FINISHED.has(job.state) ? crypto.randomUUID() : requestId;
     };
     return {
+      lookup: null,
       document: null,
+      noInvoice: false,
       preview: null,
       previewLoading: false,
       previewError: null,
@@ -92,7 +108,9 @@ export function createDocumentStore(
       open: async (document) => {
         const mine = ++generation;
         set({
+          lookup: null,
           document,
+          noInvoice: false,
           preview: null,
           previewLoading: true,
           previewError: null,
@@ -109,8 +127,58 @@ export function createDocumentStore(
           }),
         );
         if (mine !== generation) return;
-        if (reply.ok) set({ preview: reply.value, previewLoading: false });
-        else set({ previewLoading: false, previewError: reply.error });
+        if (reply.ok) {
+          set({ preview: reply.value, previewLoading: false });
+          return;
+        }
+        if (document.kind === 'invoice' && reply.error.code === 'RESOURCE_NOT_FOUND') {
+          // The service answers "not found" both for no such sale and for a sale not invoiced
+          // yet; the sale itself tells which.
+          const sale = await settle(api.getSale({ saleId: document.reference }));
+          if (mine !== generation) return;
+          if (sale.ok && sale.value.hasInvoice !== true) {
+            set({
+              previewLoading: false,
+              noInvoice: true,
+              document: { ...document, number: sale.value.number ?? document.number },
+            });
+            return;
+          }
+        }
+        set({ previewLoading: false, previewError: reply.error });
+      },
+      find: async (text) => {
+        const number = text.trim();
+        if (number === '') return;
+        const mine = ++generation;
+        set({
+          lookup: { phase: 'finding', number },
+          document: null,
+          preview: null,
+          noInvoice: false,
+        });
+        const reply = await settle(api.findDocument({ number }));
+        if (mine !== generation) return;
+        if (!reply.ok) {
+          set({ lookup: { phase: 'failed', number, error: reply.error } });
+          return;
+        }
+        const found = reply.value;
+        if (found.found === 'none') {
+          set({ lookup: { phase: 'none', number, complete: found.complete } });
+        } else if (found.found === 'sav') {
+          await get().open({ kind: 'sav-slip', reference: found.savId, number: found.number });
+        } else if (found.found === 'sale' && found.hasInvoice === false) {
+          set({
+            lookup: null,
+            document: { kind: 'invoice', reference: found.saleId, number: found.number ?? number },
+            noInvoice: true,
+            previewLoading: false,
+            previewError: null,
+          });
+        } else {
+          await get().open({ kind: 'invoice', reference: found.saleId, number: found.number });
+        }
       },
       choosePrinter: (printer) => set({ printer }),
       setCopies: (copies) => set({ copies: Math.min(MAX_COPIES, Math.max(1, Math.round(copies))) }),

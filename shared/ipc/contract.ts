@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { catalogMessages } from './catalog.ts';
 import { customerMessages } from './customers.ts';
+import { documentMessages } from './documents.ts';
 import type { IpcResult } from './errors.ts';
 import { ipcEvents } from './events.ts';
 import { giftCardMessages } from './gift-cards.ts';
@@ -19,6 +20,7 @@ export const ipcMessages = {
   ...customerMessages,
   ...salesMessages,
   ...savMessages,
+  ...documentMessages,
   ...giftCardMessages,
   ...printingMessages,
   ...statusMessages,

@@ -9,6 +9,7 @@ export * from './gift-cards.ts';
 export * from './message.ts';
 export * from './printing.ts';
 export * from './records.ts';
+export * from './documents.ts';
 export * from './sales.ts';
 export * from './status.ts';
 export * from './loopback.ts';

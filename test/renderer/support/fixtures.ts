@@ -355,6 +355,7 @@ export const defaultReplies: Replies = {
     ),
   listCustomerCredits: () => ok({ data: [], hasNextPage: false }),
   getSale: () => ({ ok: false, error: { code: 'TEST_NOT_STUBBED', message: 'getSale' } }),
+  findDocument: () => ok({ found: 'none', complete: true }),
   getInvoice: () => ({ ok: false, error: { code: 'TEST_NOT_STUBBED', message: 'getInvoice' } }),
   getSav: () => ({ ok: false, error: { code: 'TEST_NOT_STUBBED', message: 'getSav' } }),
   getSavLog: () => ok({ data: [], hasNextPage: false }),

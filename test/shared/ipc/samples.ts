@@ -15,6 +15,7 @@ export const validRequests: { readonly [N in MessageName]: RequestOf<N> } = {
   getCustomerHistory: { customerId: 'customer_d7fec614-a393-43e6-9a5e-219599816ba6' },
   listCustomerCredits: { customerId: 'customer_d7fec614-a393-43e6-9a5e-219599816ba6' },
   getSale: { saleId: 'sale_18bdd0dd-0fcb-486f-bc29-d12bc3013fc1' },
+  findDocument: { number: 'V-2026-000123' },
   getInvoice: { saleId: 'sale_18bdd0dd-0fcb-486f-bc29-d12bc3013fc1' },
   getSav: { savId: 'sav_59fbe45d-07bc-451b-9353-6350decefec2' },
   getSavLog: { savId: 'sav_59fbe45d-07bc-451b-9353-6350decefec2' },

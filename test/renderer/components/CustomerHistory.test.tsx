@@ -1,0 +1,62 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, expect, test } from 'vitest';
+import { CustomerHistory } from '../../../renderer/components/CustomerHistory.tsx';
+import { asView } from '../support/fixtures.ts';
+import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
+
+let rendered: RenderedKiosk | undefined;
+afterEach(() => {
+  rendered?.stop();
+  cleanup();
+});
+
+const entry = (uuid: string, number: string, date: string | null) => ({
+  uuid,
+  number,
+  ...(date === null ? {} : { date }),
+  status: 'completed',
+  totalInclTax: 10,
+  currency: 'EUR',
+});
+
+test('sales and cases are listed newest first, whatever order the service gives; undated ones last', async () => {
+  // The sandbox lists oldest first, as many services do.
+  const history = asView('customerHistory', {
+    sales: [
+      entry('sale_old', 'V-2024-000001', '2024-02-01T10:00:00.000Z'),
+      entry('sale_undated', 'V-0000-000000', null),
+      entry('sale_new', 'V-2026-000003', '2026-03-01T10:00:00.000Z'),
+      entry('sale_mid', 'V-2025-000002', '2025-06-01T10:00:00.000Z'),
+    ],
+    sav: [
+      entry('sav_old', 'SAV-2024-00001', '2024-05-01T10:00:00.000Z'),
+      entry('sav_new', 'SAV-2026-00002', '2026-01-01T10:00:00.000Z'),
+    ],
+  });
+  rendered = await renderKiosk(
+    <CustomerHistory
+      history={history}
+      historyError={null}
+      credits={[]}
+      creditsError={null}
+      savLog={null}
+      sale={null}
+      onPrint={() => {}}
+      onReadLog={() => {}}
+      onCloseLog={() => {}}
+      onOpenSale={() => {}}
+      onCloseSale={() => {}}
+    />,
+  );
+  const numbers = (testId: string) =>
+    within(screen.getByTestId(testId))
+      .getAllByRole('listitem')
+      .map((item) => /No\. (\S+)/.exec(item.textContent ?? '')?.[1]);
+  expect(numbers('history-sales')).toEqual([
+    'V-2026-000003',
+    'V-2025-000002',
+    'V-2024-000001',
+    'V-0000-000000',
+  ]);
+  expect(numbers('history-sav')).toEqual(['SAV-2026-00002', 'SAV-2024-00001']);
+});
