@@ -6,6 +6,7 @@ import type {
 } from '../../shared/ipc/records.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
+import { newestFirst } from '../stores/newest-first.ts';
 import type { SaleView, SavLogView } from '../stores/customer-store.ts';
 import type { DocumentRef } from '../stores/document-store.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
@@ -13,38 +14,14 @@ import { recordStatus } from './record-status.ts';
 import { SaleDetail } from './SaleDetail.tsx';
 import { SavLog } from './SavLog.tsx';
 
-/**
- * Newest first, whatever order the service lists them in: the purchase the customer is asking
- * about is usually the last one. Entries without a date keep their order, after the dated ones.
- */
-export function newestFirst(entries: readonly HistoryEntry[]): HistoryEntry[] {
-  return entries
-    .map((entry, index) => ({
-      entry,
-      index,
-      at: entry.date === null ? NaN : Date.parse(entry.date),
-    }))
-    .sort((a, b) => {
-      if (Number.isNaN(a.at) || Number.isNaN(b.at)) {
-        return Number.isNaN(a.at) === Number.isNaN(b.at)
-          ? a.index - b.index
-          : Number.isNaN(a.at)
-            ? 1
-            : -1;
-      }
-      return b.at - a.at || a.index - b.index;
-    })
-    .map(({ entry }) => entry);
-}
-
 /** A history entry that can be opened: the service gave its identifier. */
 type Identified = HistoryEntry & { readonly id: string };
 
 /**
- * Sales, after-sales cases and credits. A family the account may not read is absent from the
- * service's answer, and the screen says so instead of showing an empty list. A sale opens (read
- * from the service) before its invoice can be printed: the history does not say which sales
- * have one.
+ * Sales, after-sales cases and credits, newest first. A family the account may not read is
+ * absent from the service's answer, and the screen says so instead of showing an empty list. The
+ * history does not say which sales have an invoice: once the store has read that, Print invoice
+ * sits in the sale's row (inside the open details instead, so it is never offered twice).
  */
 export function CustomerHistory({
   history,
@@ -53,6 +30,7 @@ export function CustomerHistory({
   creditsError,
   savLog,
   sale,
+  invoices = {},
   onPrint,
   onReadLog,
   onCloseLog,
@@ -66,6 +44,8 @@ export function CustomerHistory({
   readonly creditsError: IpcError | null;
   readonly savLog: SavLogView | null;
   readonly sale: SaleView | null;
+  /** Which sales have an invoice, as far as read: Print invoice is offered in their row. */
+  readonly invoices?: Readonly<Record<string, boolean | null>>;
   readonly onPrint: (document: DocumentRef) => void;
   readonly onReadLog: (savId: string) => void;
   readonly onCloseLog: () => void;
@@ -126,15 +106,29 @@ export function CustomerHistory({
           t('history.sales'),
           history.sales,
           (entry) => (
-            <button
-              type="button"
-              className="button"
-              aria-expanded={sale?.saleId === entry.id}
-              aria-label={t('history.saleDetailsOf', { number: numberOf(entry) })}
-              onClick={() => (sale?.saleId === entry.id ? onCloseSale() : onOpenSale(entry.id))}
-            >
-              {t('history.saleDetails')}
-            </button>
+            <>
+              <button
+                type="button"
+                className="button"
+                aria-expanded={sale?.saleId === entry.id}
+                aria-label={t('history.saleDetailsOf', { number: numberOf(entry) })}
+                onClick={() => (sale?.saleId === entry.id ? onCloseSale() : onOpenSale(entry.id))}
+              >
+                {t('history.saleDetails')}
+              </button>
+              {invoices[entry.id] === true && sale?.saleId !== entry.id && (
+                <button
+                  type="button"
+                  className="button button-primary"
+                  aria-label={t('history.printInvoiceOf', { number: numberOf(entry) })}
+                  onClick={() =>
+                    onPrint({ kind: 'invoice', reference: entry.id, number: numberOf(entry) })
+                  }
+                >
+                  {t('history.printInvoice')}
+                </button>
+              )}
+            </>
           ),
           (entry) =>
             sale?.saleId === entry.id && (

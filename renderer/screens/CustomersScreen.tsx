@@ -22,6 +22,7 @@ export function CustomersScreen() {
   const customer = useKiosk('customers', (s) => s.customer);
   const history = useKiosk('customers', (s) => s.history);
   const historyError = useKiosk('customers', (s) => s.historyError);
+  const invoices = useKiosk('customers', (s) => s.invoices);
   const credits = useKiosk('customers', (s) => s.credits);
   const creditsError = useKiosk('customers', (s) => s.creditsError);
   const savLog = useKiosk('customers', (s) => s.savLog);
@@ -85,6 +86,7 @@ export function CustomersScreen() {
             creditsError={creditsError}
             savLog={savLog}
             sale={sale}
+            invoices={invoices}
             onPrint={print}
             onReadLog={(savId) => void customers.getState().readSavLog(savId)}
             onCloseLog={() => customers.getState().closeSavLog()}

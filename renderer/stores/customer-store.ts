@@ -6,9 +6,11 @@ import type {
   CreditEntry,
   CustomerEntry,
   CustomerHistoryView,
+  HistoryEntryView,
   SaleView as SaleRecord,
   SavLogEntryView,
 } from '../../shared/ipc/records.ts';
+import { newestFirst } from './newest-first.ts';
 import { settle } from './call.ts';
 
 /** The facts a customer states at the counter, besides the e-mail address. */
@@ -63,6 +65,11 @@ export interface CustomerState {
   readonly creditsError: IpcError | null;
   readonly savLog: SavLogView | null;
   readonly sale: SaleView | null;
+  /**
+   * Whether each sale of the history has an invoice (`hasInvoice` of getSale), read after the
+   * history: its entries do not say, and Print invoice belongs in the row of those that do.
+   */
+  readonly invoices: Readonly<Record<string, boolean | null>>;
   search(criteria: CustomerCriteria): Promise<void>;
   /** Adds one more stated fact to the last search (the ambiguous case). */
   confirm(criterion: SecondCriterion, value: string): Promise<void>;
@@ -86,7 +93,11 @@ const cleared = {
   creditsError: null,
   savLog: null,
   sale: null,
+  invoices: {},
 } as const;
+
+/** Sales whose invoice is looked up for their row; older ones keep Details, then Print. */
+export const INVOICE_LOOKUPS = 20;
 
 function toRequest(criteria: CustomerCriteria): SearchCustomersRequest {
   const request: SearchCustomersRequest = { email: criteria.email.trim(), limit: MATCH_LIMIT };
@@ -117,6 +128,24 @@ export function createCustomerStore(api: KioskApi): CustomerStore {
         credits: credits.ok ? credits.value.data : null,
         creditsError: credits.ok ? null : credits.error,
       });
+      if (history.ok) await readInvoices(mine, history.value.sales ?? []);
+    };
+
+    const readInvoices = async (mine: number, sales: readonly HistoryEntryView[]) => {
+      const ids = newestFirst(sales)
+        .flatMap((entry) => (entry.id === null ? [] : [entry.id]))
+        .slice(0, INVOICE_LOOKUPS);
+      // A few at a time: the browser host's connections are shared with the rest of the screen.
+      for (let start = 0; start < ids.length; start += 3) {
+        const batch = ids.slice(start, start + 3);
+        const replies = await Promise.all(batch.map((saleId) => settle(api.getSale({ saleId }))));
+        if (mine !== generation) return;
+        const found: Record<string, boolean | null> = {};
+        for (const [index, reply] of replies.entries()) {
+          found[batch[index]!] = reply.ok ? reply.value.hasInvoice : null;
+        }
+        set((state) => ({ invoices: { ...state.invoices, ...found } }));
+      }
     };
 
     const run = async (criteria: CustomerCriteria, confirming: boolean) => {

@@ -97,3 +97,21 @@ test('a filter failure is said within seconds, and the invoice printed on anothe
     .poll(async () => (await cups!.outputs()).length, { timeout: 20_000 })
     .toBe(outputsBefore + 1);
 });
+
+test('a stopped print service does not stay "ready" in the status bar', async ({ page }) => {
+  test.setTimeout(60_000);
+  if (!kiosk || !cups) throw new Error('the kiosk or CUPS did not start');
+  await openKiosk(page, kiosk);
+  const state = page.getByTestId('printer-state');
+  await expect(state).toHaveText(`${cups.pdfQueue}: ready`);
+  await cups.stopScheduler();
+  try {
+    // Read again every 10 s: the next read says the print system is gone.
+    await expect(state).toHaveText('The print system of the kiosk is not running.', {
+      timeout: 25_000,
+    });
+  } finally {
+    await cups.startScheduler();
+  }
+  await expect(state).toHaveText(`${cups.pdfQueue}: ready`, { timeout: 25_000 });
+});

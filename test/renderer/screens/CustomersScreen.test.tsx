@@ -300,8 +300,20 @@ test('one match opens the record; contact data only when the service sent it', a
   await user.click(screen.getByRole('button', { name: 'Read log of case SAV-12' }));
   expect((await screen.findByTestId('sav-log')).textContent).toContain('Pièce commandée');
 
-  // The history does not say which sales have an invoice: nothing to print until one is opened.
-  expect(within(sales).queryByRole('button', { name: /Print invoice/ })).toBeNull();
+  // The history does not say which sales have an invoice: each sale is read, newest first, and
+  // Print invoice sits in the row of the one that has it.
+  expect(
+    await within(sales).findByRole('button', { name: 'Print invoice of sale V-2026-001' }),
+  ).toBeTruthy();
+  expect(
+    within(sales).queryByRole('button', { name: 'Print invoice of sale V-2026-002' }),
+  ).toBeNull();
+  expect(rendered.kiosk.callsOf('getSale')).toEqual([{ saleId: 'sale_2' }, { saleId: 'sale_1' }]);
+  expect(
+    within(sales)
+      .getAllByRole('listitem')
+      .map((item) => /No\. (\S+)/.exec(item.textContent ?? '')?.[1]),
+  ).toEqual(['V-2026-002', 'V-2026-001']);
 
   // A sale without an invoice: read from the service, no print, the reason in plain words.
   await user.click(screen.getByRole('button', { name: 'Details of sale V-2026-002' }));
@@ -312,7 +324,7 @@ test('one match opens the record; contact data only when the service sent it', a
   );
   expect(unpaid.textContent).toContain('still to pay €299.90');
   expect(within(unpaid).queryByRole('button', { name: /Print invoice/ })).toBeNull();
-  expect(rendered.kiosk.callsOf('getSale')).toEqual([{ saleId: 'sale_2' }]);
+  expect(rendered.kiosk.callsOf('getSale').at(-1)).toEqual({ saleId: 'sale_2' });
 
   // One with an invoice: print is offered, and goes to the documents screen.
   await user.click(screen.getByRole('button', { name: 'Details of sale V-2026-001' }));
