@@ -329,14 +329,11 @@ export const en = {
 
   'documents.title': 'Documents',
   'documents.none':
-    'Open an invoice or a slip from a customer’s history, or give its identifier below.',
+    'Open an invoice or a slip from a customer’s history, or give the number on the receipt below.',
   'documents.chooseForm': 'Open a document',
-  'documents.kind': 'Document type',
   'documents.invoice': 'Invoice',
   'documents.savSlip': 'After-sales slip',
   'documents.dayReport': 'End-of-day report',
-  'documents.saleId': 'Sale identifier',
-  'documents.savId': 'After-sales case identifier',
   'documents.open': 'Open',
   'documents.number': 'Number on the receipt (V-…, F-…, SAV-…) or identifier',
   'documents.finding': 'Looking for {number}…',

@@ -332,14 +332,11 @@ export const fr: Catalogue = {
 
   'documents.title': 'Documents',
   'documents.none':
-    'Ouvrez une facture ou un bon depuis l’historique d’un client, ou donnez son identifiant ci-dessous.',
+    'Ouvrez une facture ou un bon depuis l’historique d’un client, ou donnez le numéro du ticket ci-dessous.',
   'documents.chooseForm': 'Ouvrir un document',
-  'documents.kind': 'Type de document',
   'documents.invoice': 'Facture',
   'documents.savSlip': 'Bon SAV',
   'documents.dayReport': 'Rapport de fin de journée',
-  'documents.saleId': 'Identifiant de la vente',
-  'documents.savId': 'Identifiant du dossier SAV',
   'documents.open': 'Ouvrir',
   'documents.number': 'Numéro sur le ticket (V-…, F-…, SAV-…) ou identifiant',
   'documents.finding': 'Recherche de {number}…',
