@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { AfterTheFactAlert } from './components/AfterTheFactAlert.tsx';
 import { IdleReturn } from './components/IdleReturn.tsx';
+import { ScanListener } from './components/ScanListener.tsx';
 import { NavigationBar } from './components/NavigationBar.tsx';
 import { OfflineBanner } from './components/OfflineBanner.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
@@ -42,6 +43,7 @@ export function App() {
       <OfflineBanner />
       <AfterTheFactAlert />
       <IdleReturn />
+      <ScanListener />
       <div className="kiosk-body">
         <NavigationBar />
         <main className="kiosk-main">

@@ -1,5 +1,6 @@
 import {
   DEFAULT_IDLE_RETURN_SECONDS,
+  DEFAULT_SCAN_MAX_GAP_MS,
   type KioskSettings,
   type KioskStatus,
   localeOfTag,
@@ -141,6 +142,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
       offlineLimits: resolveLimits(options.limits),
       profilePath: null,
       idleReturnSeconds: DEFAULT_IDLE_RETURN_SECONDS,
+      scanMaxGapMs: DEFAULT_SCAN_MAX_GAP_MS,
     },
     logger,
   );

@@ -28,6 +28,9 @@ export function KioskSettingsForm({
   const [idle, setIdle] = useState(String(settings.idleReturnSeconds));
   const idleSeconds = Number(idle);
   const idleValid = KioskSettings.shape.idleReturnSeconds.safeParse(idleSeconds).success;
+  const [gap, setGap] = useState(String(settings.scanMaxGapMs));
+  const gapMs = Number(gap);
+  const gapValid = KioskSettings.shape.scanMaxGapMs.safeParse(gapMs).success;
 
   const changes: KioskSettingsChanges = {
     ...(shopId !== settings.shopId ? { shopId } : {}),
@@ -36,6 +39,7 @@ export function KioskSettingsForm({
     ...(idleValid && idleSeconds !== settings.idleReturnSeconds
       ? { idleReturnSeconds: idleSeconds }
       : {}),
+    ...(gapValid && gapMs !== settings.scanMaxGapMs ? { scanMaxGapMs: gapMs } : {}),
   };
   const changed = Object.keys(changes).length > 0;
   const submit = (event: FormEvent) => {
@@ -98,10 +102,25 @@ export function KioskSettingsForm({
           />
         )}
       </Field>
+      <Field label={t('setup.scanMaxGap')}>
+        {(id) => (
+          <input
+            id={id}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={5}
+            max={500}
+            aria-invalid={!gapValid}
+            value={gap}
+            onChange={(event) => setGap(event.target.value)}
+          />
+        )}
+      </Field>
       <button
         type="submit"
         className="button button-primary"
-        disabled={saving || !changed || !idleValid}
+        disabled={saving || !changed || !idleValid || !gapValid}
       >
         {t('setup.save')}
       </button>

@@ -437,6 +437,7 @@ export const en = {
   'idle.countdown':
     'No one at the kiosk? Back to the start screen in {seconds} s. Touch the screen to stay.',
   'setup.idleReturn': 'Back to the start screen after this many seconds untouched (0: never)',
+  'setup.scanMaxGap': 'Barcode scanner: longest pause between two characters (ms)',
   'setup.save': 'Save',
   'setup.limitsLive':
     'New limits apply from the next gift-card debit; debits already accepted stay accepted.',

@@ -446,6 +446,7 @@ export const fr: Catalogue = {
     'Personne à la borne ? Retour à l’écran d’accueil dans {seconds} s. Touchez l’écran pour rester.',
   'setup.idleReturn':
     'Retour à l’écran d’accueil après ce nombre de secondes sans contact (0 : jamais)',
+  'setup.scanMaxGap': 'Lecteur de codes-barres : pause maximale entre deux caractères (ms)',
   'setup.save': 'Enregistrer',
   'setup.limitsLive':
     'Les nouvelles limites s’appliquent dès le prochain débit de carte cadeau ; les débits déjà acceptés le restent.',

@@ -44,6 +44,8 @@ export interface AvailabilityState {
   closeProduct(): void;
   /** The start screen as the next customer should find it: no search, no product open. */
   startOver(): void;
+  /** A scanned EAN or reference: searched, and opened at once when it is the only hit. */
+  scanProduct(code: string): Promise<void>;
 }
 
 export type AvailabilityStore = StoreApi<AvailabilityState>;
@@ -149,6 +151,13 @@ export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
       closeProduct: () => {
         detailGeneration++;
         set({ productId: null, detail: null, detailLoading: false, detailError: null });
+      },
+      scanProduct: async (code) => {
+        get().closeProduct();
+        set({ text: code });
+        await search();
+        const { hits, complete, text } = get();
+        if (text === code && complete && hits.length === 1) await get().openProduct(hits[0]!.uuid);
       },
       startOver: () => {
         get().closeProduct();

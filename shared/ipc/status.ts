@@ -175,11 +175,17 @@ export const KioskSettings = z.strictObject({
    * screen (a visible countdown first); 0: never.
    */
   idleReturnSeconds: z.union([z.literal(0), z.number().int().min(30).max(3_600)]),
+  /**
+   * The longest gap between two characters of one barcode scan: scanners type 1 to 20 ms apart,
+   * people over 60 ms. Raise it for a slow scanner (a Bluetooth one, a loaded machine).
+   */
+  scanMaxGapMs: z.number().int().min(5).max(500),
 });
 export type KioskSettings = z.infer<typeof KioskSettings>;
 
 /** Long enough to serve a customer without a touch for a while, short enough for privacy. */
 export const DEFAULT_IDLE_RETURN_SECONDS = 90;
+export const DEFAULT_SCAN_MAX_GAP_MS = 40;
 
 /** An absolute path on the kiosk (POSIX or a Windows drive): no path relative to who knows what. */
 export const ProfilePath = Text.min(1)
@@ -198,6 +204,7 @@ export const KioskSettingsChanges = z.strictObject({
   offlineLimits: OfflineLimitsChanges.optional(),
   profilePath: ProfilePath.nullable().optional(),
   idleReturnSeconds: KioskSettings.shape.idleReturnSeconds.optional(),
+  scanMaxGapMs: KioskSettings.shape.scanMaxGapMs.optional(),
 });
 export type KioskSettingsChanges = z.infer<typeof KioskSettingsChanges>;
 

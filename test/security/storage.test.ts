@@ -252,6 +252,7 @@ describe('data is created for its owner only, whatever the umask', { timeout: SP
       offlineLimits: defaultOfflineLimits,
       profilePath: null,
       idleReturnSeconds: 90,
+      scanMaxGapMs: 40,
     });
     await store.update({ locale: 'en' });
     expect(modeOf(dataDir)).toBe(0o700);

@@ -277,6 +277,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
       offlineLimits: defaultOfflineLimits,
       profilePath: null,
       idleReturnSeconds: 90,
+      scanMaxGapMs: 40,
     });
     expect(
       SettingsStore.open(fixture.dataDir, {
@@ -288,6 +289,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
         offlineLimits: defaultOfflineLimits,
         profilePath: null,
         idleReturnSeconds: 90,
+        scanMaxGapMs: 40,
       }).current,
     ).toEqual(updated.settings);
     expect((await value('getSettings', {})).settings.locale).toBe('en');

@@ -42,6 +42,7 @@ const defaults: KioskSettings = {
   offlineLimits: defaultOfflineLimits,
   profilePath: null,
   idleReturnSeconds: 90,
+  scanMaxGapMs: 40,
 };
 
 let dataDir: string;

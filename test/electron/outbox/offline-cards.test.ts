@@ -154,6 +154,7 @@ it('an administrator sets the never-read card policy in the settings; it survive
     offlineLimits: defaultOfflineLimits,
     profilePath: null,
     idleReturnSeconds: 90,
+    scanMaxGapMs: 40,
   };
   const store = SettingsStore.open(dir, defaults);
   await expect(

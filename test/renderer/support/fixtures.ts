@@ -86,6 +86,7 @@ export const settings: KioskSettings = {
   offlineLimits,
   profilePath: null,
   idleReturnSeconds: 90,
+  scanMaxGapMs: 40,
 };
 
 /** getSettings' reply around some settings, as main builds it (on the demo sandbox). */

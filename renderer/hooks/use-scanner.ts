@@ -1,0 +1,66 @@
+import { useEffect, useRef } from 'react';
+import { ScanDetector, type ScanTiming, defaultScanTiming } from '../input/scan-detector.ts';
+
+type TextField = HTMLInputElement | HTMLTextAreaElement;
+
+function textFieldOf(target: EventTarget | null): TextField | null {
+  if (target instanceof HTMLTextAreaElement) return target;
+  if (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button'].includes(target.type))
+    return target;
+  return null;
+}
+
+/** Sets a React-controlled field's value the way typing does, so its state follows. */
+function restore(field: TextField, value: string): void {
+  const prototype =
+    field instanceof HTMLTextAreaElement
+      ? HTMLTextAreaElement.prototype
+      : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, value);
+  field.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/**
+ * A kiosk-wide barcode scanner: a burst of characters ended by Enter, wherever the focus is, is
+ * handed to `onScan` and to nothing else. When the focus was in a text field, the field gets
+ * back what it held before the burst (a scan never lands in the wrong field) and its form is not
+ * submitted. Slow typing is left alone.
+ */
+export function useScanner(
+  onScan: (code: string) => void,
+  timing: ScanTiming = defaultScanTiming,
+): void {
+  const callback = useRef(onScan);
+  useEffect(() => {
+    callback.current = onScan;
+  });
+  useEffect(() => {
+    const detector = new ScanDetector(timing);
+    let field: TextField | null = null;
+    let before = '';
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return;
+      if (event.key === 'Enter') {
+        const code = detector.enter(event.timeStamp);
+        if (code === null) return;
+        event.preventDefault();
+        event.stopPropagation();
+        if (field) restore(field, before);
+        field = null;
+        callback.current(code.trim());
+        return;
+      }
+      if (event.key.length !== 1) {
+        detector.reset();
+        return;
+      }
+      // Keydown comes before the character is inserted: the field still holds its old value.
+      if (detector.character(event.key, event.timeStamp)) {
+        field = textFieldOf(event.target);
+        before = field?.value ?? '';
+      }
+    };
+    document.addEventListener('keydown', onKeyDown, { capture: true });
+    return () => document.removeEventListener('keydown', onKeyDown, { capture: true });
+  }, [timing]);
+}
