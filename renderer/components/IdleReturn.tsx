@@ -9,7 +9,7 @@ const WARN_MS = 10_000;
 
 /**
  * An unattended kiosk goes back to its start screen and forgets the customer it showed (their
- * record, history, search), so the next person at the counter sees none of it. Gift-card state
+ * record, history, search, an invoice on screen), so the next person at the counter sees none of it. Gift-card state
  * stays: a debit waiting for its outcome must keep its request id, and a card shows no one's
  * personal data.
  */
@@ -23,6 +23,7 @@ export function IdleReturn() {
   const away = useKiosk('navigation', (s) => s.screen !== 'availability');
   const customer = useKiosk('customers', (s) => s.phase !== 'idle');
   const searched = useKiosk('availability', (s) => s.text !== '' || s.productId !== null);
+  const document = useKiosk('documents', (s) => s.document !== null || s.lookup !== null);
   const left = useIdleCountdown(
     seconds * 1_000,
     WARN_MS,
@@ -30,8 +31,9 @@ export function IdleReturn() {
       stores.navigation.getState().go('availability');
       stores.customers.getState().reset();
       stores.availability.getState().startOver();
+      stores.documents.getState().forget();
     },
-    away || customer || searched,
+    away || customer || searched || document,
   );
   if (left === null) return null;
   return (

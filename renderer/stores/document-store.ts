@@ -65,6 +65,11 @@ export interface DocumentState {
   /** Prints the day report of `date` in the words given, on the printer chosen here. */
   printDayReport(date: string, labels: DayReportLabels): Promise<void>;
   cancelDayReportJob(): Promise<void>;
+  /**
+   * Closes the document on screen and any look-up (an invoice carries the customer's name and
+   * address): the kiosk left unattended. A job already sent goes on printing.
+   */
+  forget(): void;
 }
 
 export type DocumentStore = StoreApi<DocumentState>;
@@ -105,6 +110,21 @@ export function createDocumentStore(
       dayReportRequestId: null,
       dayReportPrinting: false,
       dayReportError: null,
+      forget: () => {
+        generation++;
+        set({
+          lookup: null,
+          document: null,
+          noInvoice: false,
+          preview: null,
+          previewLoading: false,
+          previewError: null,
+          requestId: null,
+          jobId: null,
+          printError: null,
+          copies: 1,
+        });
+      },
       open: async (document) => {
         const mine = ++generation;
         set({

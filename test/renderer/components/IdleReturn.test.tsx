@@ -30,6 +30,10 @@ async function openCustomer() {
   await act(async () => {
     rendered!.stores.navigation.getState().go('customers');
     await rendered!.stores.customers.getState().search({ email: 'helene@example.com' });
+    // An invoice opened for printing carries the customer's name and address too.
+    void rendered!.stores.documents
+      .getState()
+      .open({ kind: 'invoice', reference: 'sale_1', number: 'V-2026-001' });
   });
   expect(screen.getByTestId('customer-detail').textContent).toContain('Hélène Lefèvre');
 }
@@ -47,6 +51,7 @@ test('untouched for the set time, the kiosk counts down, then shows its start sc
   expect(screen.queryByTestId('idle-countdown')).toBeNull();
   expect(rendered!.stores.navigation.getState().screen).toBe('availability');
   expect(rendered!.stores.customers.getState()).toMatchObject({ customer: null, criteria: null });
+  expect(rendered!.stores.documents.getState()).toMatchObject({ document: null, preview: null });
   expect(document.body.textContent).not.toContain('Lefèvre');
   expect(document.body.textContent).not.toContain('helene@example.com');
 });
