@@ -29,6 +29,7 @@ export function CredentialsForm({
   };
   return (
     <form
+      noValidate
       className="setup-section"
       onSubmit={(event) => void submit(event)}
       aria-labelledby="credentials-title"

@@ -74,7 +74,7 @@ export function CustomerMatches({
         ))}
       </ul>
       {more && <p>{t('customers.more')}</p>}
-      <form onSubmit={submit} aria-label={t('customers.confirmTitle')}>
+      <form noValidate onSubmit={submit} aria-label={t('customers.confirmTitle')}>
         <CriterionField
           legend={t('customers.confirmTitle')}
           options={options}

@@ -1,7 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useI18n } from '../i18n/use-i18n.ts';
 import type { CustomerCriteria } from '../stores/customer-store.ts';
 import { Field } from './Field.tsx';
+
+/** Something, an @, something with a dot: the service decides the rest (an exact match). */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * The exact e-mail address, alone. When several customers share it, the screen lists them and
@@ -20,16 +23,29 @@ export function CustomerSearchForm({
   const { t } = useI18n();
   const [email, setEmail] = useState(initialEmail);
   const input = useRef<HTMLInputElement>(null);
+  const errorId = useId();
   useEffect(() => input.current?.focus(), []);
 
+  const [invalid, setInvalid] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (email.trim() === '') return;
+    if (!EMAIL.test(email.trim())) {
+      setInvalid(true);
+      input.current?.focus();
+      return;
+    }
+    setInvalid(false);
     onSearch({ email: email.trim() });
   };
 
   return (
-    <form className="customer-search" onSubmit={submit} aria-label={t('customers.searchForm')}>
+    // The browser's own bubble would speak its language, not the kiosk's: the form says it.
+    <form
+      className="customer-search"
+      noValidate
+      onSubmit={submit}
+      aria-label={t('customers.searchForm')}
+    >
       <p className="hint">{t('customers.why')}</p>
       <Field label={t('customers.email')}>
         {(id) => (
@@ -40,11 +56,21 @@ export function CustomerSearchForm({
             type="email"
             autoComplete="off"
             required
+            aria-invalid={invalid}
+            aria-describedby={invalid ? errorId : undefined}
             value={email}
-            onChange={(event) => setEmail(event.target.value)}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              setInvalid(false);
+            }}
           />
         )}
       </Field>
+      {invalid && (
+        <p id={errorId} className="note-warning" role="alert">
+          {t('customers.emailInvalid')}
+        </p>
+      )}
       <button type="submit" className="button button-primary" disabled={busy}>
         {t('customers.search')}
       </button>

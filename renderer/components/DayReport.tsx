@@ -72,6 +72,7 @@ export function DayReport() {
     <section className="day-report" aria-labelledby="day-report-title" data-testid="day-report">
       <h2 id="day-report-title">{t('dayReport.title')}</h2>
       <form
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
           void outbox.getState().loadDayReport(date);

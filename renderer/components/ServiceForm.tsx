@@ -46,6 +46,7 @@ export function ServiceForm({
 
   return (
     <form
+      noValidate
       className="setup-section"
       onSubmit={submit}
       aria-labelledby="service-title"

@@ -136,6 +136,7 @@ export const en = {
   'customers.confirmTitle': 'Confirm with another detail',
   'customers.alreadyUsed': 'Already used: {criteria}.',
   'customers.confirm': 'Confirm',
+  'customers.emailInvalid': 'This is not an e-mail address: check it with the customer.',
   'customers.newSearch': 'New search',
   'criterion.lastName': 'Last name',
   'criterion.firstName': 'First name',

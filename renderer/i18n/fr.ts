@@ -135,6 +135,7 @@ export const fr: Catalogue = {
   'customers.confirmTitle': 'Confirmer avec une autre information',
   'customers.alreadyUsed': 'Déjà utilisé : {criteria}.',
   'customers.confirm': 'Confirmer',
+  'customers.emailInvalid': 'Ce n’est pas une adresse e-mail : vérifiez-la avec le client.',
   'customers.newSearch': 'Nouvelle recherche',
   'criterion.lastName': 'Nom',
   'criterion.firstName': 'Prénom',

@@ -410,3 +410,17 @@ test('"Use this card" opens the gift-card screen on that card, looked up; no but
   await vi.waitFor(() => expect(rendered?.stores.giftCard.getState().card).not.toBeNull());
   expect(rendered.kiosk.callsOf('getGiftCard')).toEqual([{ giftCardId: 'gift_card_9088' }]);
 });
+
+test('an entry that is not an e-mail address is said in the kiosk’s language, and nothing is sent', async () => {
+  rendered = await renderKiosk(<CustomersScreen />, { locale: 'fr' });
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText('Adresse e-mail (exacte)'), 'helene.example.com');
+  await user.click(screen.getByRole('button', { name: 'Rechercher' }));
+  expect(screen.getByRole('alert').textContent).toBe(
+    'Ce n’est pas une adresse e-mail : vérifiez-la avec le client.',
+  );
+  expect(screen.getByLabelText('Adresse e-mail (exacte)').getAttribute('aria-invalid')).toBe(
+    'true',
+  );
+  expect(rendered.kiosk.callsOf('searchCustomers')).toEqual([]);
+});
