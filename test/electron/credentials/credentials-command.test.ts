@@ -89,7 +89,8 @@ interface StatusReport {
   };
 }
 
-describe('in the OS keychain (keytar, gnome-keyring)', () => {
+// Real processes over a real D-Bus: seconds on a busy machine, never the 5 s default.
+describe('in the OS keychain (keytar, gnome-keyring)', { timeout: 60_000 }, () => {
   test('set from a pipe, then status: POST /auth accepts them; nothing secret is printed', async () => {
     const set = await kioskctl(['credentials', 'set', '--email', account().email], {
       input: `${account().password}\n`,

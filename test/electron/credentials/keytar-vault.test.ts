@@ -54,102 +54,113 @@ async function steps(
   return JSON.parse(run.stdout) as StepResult[];
 }
 
-describe('keytar vault on a real Secret Service (gnome-keyring, private D-Bus session)', () => {
-  test('stores, reads back, survives a new session, and clears', async () => {
-    const first = await steps(['status', 'read', 'write', 'read', 'raw-get'], { credentials });
-    expect(first.map((r) => r.error)).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
-    expect(first[0]!.ok).toEqual({ available: true });
-    expect(first[1]!.ok).toBeNull();
-    expect(first[3]!.ok).toEqual(credentials);
-    // The keychain item: service commerce-kiosk, the fixed account, the JSON {email, password,
-    // origin}: the API they belong to is kept with them.
-    expect(JSON.parse(first[4]!.ok as string)).toEqual(credentials);
+// Real processes over a real D-Bus: seconds on a busy machine, never the 5 s default.
+describe(
+  'keytar vault on a real Secret Service (gnome-keyring, private D-Bus session)',
+  { timeout: 60_000 },
+  () => {
+    test('stores, reads back, survives a new session, and clears', async () => {
+      const first = await steps(['status', 'read', 'write', 'read', 'raw-get'], { credentials });
+      expect(first.map((r) => r.error)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      expect(first[0]!.ok).toEqual({ available: true });
+      expect(first[1]!.ok).toBeNull();
+      expect(first[3]!.ok).toEqual(credentials);
+      // The keychain item: service commerce-kiosk, the fixed account, the JSON {email, password,
+      // origin}: the API they belong to is kept with them.
+      expect(JSON.parse(first[4]!.ok as string)).toEqual(credentials);
 
-    // Another process, another bus, another daemon over the same keyring files: a reboot.
-    const second = await steps(['read', 'provider', 'clear', 'read', 'clear']);
-    expect(second[0]!.ok).toEqual(credentials);
-    // The API client's provider, over the default chain (keytar first without a provisioned file).
-    expect(second[1]!.ok).toEqual(credentials);
-    expect(second[3]!.ok).toBeNull();
-    // Clearing what is not there is not an error.
-    expect(second[4]!.error).toBeUndefined();
-  });
-
-  test('the provider says clearly that nothing is stored', async () => {
-    const [result] = await steps(['provider']);
-    expect(result!.error).toMatchObject({
-      name: 'CredentialsMissing',
-      code: 'CREDENTIALS_MISSING',
+      // Another process, another bus, another daemon over the same keyring files: a reboot.
+      const second = await steps(['read', 'provider', 'clear', 'read', 'clear']);
+      expect(second[0]!.ok).toEqual(credentials);
+      // The API client's provider, over the default chain (keytar first without a provisioned file).
+      expect(second[1]!.ok).toEqual(credentials);
+      expect(second[3]!.ok).toBeNull();
+      // Clearing what is not there is not an error.
+      expect(second[4]!.error).toBeUndefined();
     });
-    expect(result!.error!.message).toMatch(/kioskctl credentials set/);
-  });
 
-  test('a keychain item that is not {email, password} is refused without being quoted', async () => {
-    const raw = '{"email":"kiosk-42@fleet.example","pass":"Tr0ub4dor&3-keytar"';
-    const [, read, described] = await steps(['raw-set', 'read', 'describe', 'clear'], { raw });
-    expect(read!.error).toMatchObject({ name: 'CredentialsCorrupt', code: 'CREDENTIALS_CORRUPT' });
-    expect(read!.error!.message).not.toContain('Tr0ub4dor');
-    expect(read!.error!.message).not.toContain('kiosk-42');
-    expect(described!.ok).toMatchObject({
-      configured: false,
-      backend: 'keytar',
-      problem: { code: 'CREDENTIALS_CORRUPT' },
+    test('the provider says clearly that nothing is stored', async () => {
+      const [result] = await steps(['provider']);
+      expect(result!.error).toMatchObject({
+        name: 'CredentialsMissing',
+        code: 'CREDENTIALS_MISSING',
+      });
+      expect(result!.error!.message).toMatch(/kioskctl credentials set/);
     });
-  });
 
-  test('without a Secret Service the error is clear and the chain uses the next backend', async () => {
-    const safeStorage = { backend: 'gnome_libsecret' };
-    const config = { dataDir: `${session.dir}/data-no-dbus` };
-    const results = await steps(
-      ['status', 'write', 'resolve', 'provider'],
-      { credentials, config, safeStorage },
-      'none',
-    );
-    const [status, write, resolved, provider] = results;
-    expect(status!.ok).toMatchObject({
-      available: false,
-      code: 'NO_SECRET_SERVICE',
-      blocking: false,
+    test('a keychain item that is not {email, password} is refused without being quoted', async () => {
+      const raw = '{"email":"kiosk-42@fleet.example","pass":"Tr0ub4dor&3-keytar"';
+      const [, read, described] = await steps(['raw-set', 'read', 'describe', 'clear'], { raw });
+      expect(read!.error).toMatchObject({
+        name: 'CredentialsCorrupt',
+        code: 'CREDENTIALS_CORRUPT',
+      });
+      expect(read!.error!.message).not.toContain('Tr0ub4dor');
+      expect(read!.error!.message).not.toContain('kiosk-42');
+      expect(described!.ok).toMatchObject({
+        configured: false,
+        backend: 'keytar',
+        problem: { code: 'CREDENTIALS_CORRUPT' },
+      });
     });
-    const reason = (status!.ok as { reason: string }).reason;
-    expect(reason).toMatch(/Cannot autolaunch D-Bus/);
-    expect(reason).toMatch(/gnome-keyring/);
-    expect(write!.error).toMatchObject({ name: 'VaultUnavailable', problem: 'NO_SECRET_SERVICE' });
-    expect(resolved!.ok).toMatchObject({
-      backend: 'safe-storage',
-      skipped: [{ backend: 'keytar', code: 'NO_SECRET_SERVICE' }],
-      warning: null,
+
+    test('without a Secret Service the error is clear and the chain uses the next backend', async () => {
+      const safeStorage = { backend: 'gnome_libsecret' };
+      const config = { dataDir: `${session.dir}/data-no-dbus` };
+      const results = await steps(
+        ['status', 'write', 'resolve', 'provider'],
+        { credentials, config, safeStorage },
+        'none',
+      );
+      const [status, write, resolved, provider] = results;
+      expect(status!.ok).toMatchObject({
+        available: false,
+        code: 'NO_SECRET_SERVICE',
+        blocking: false,
+      });
+      const reason = (status!.ok as { reason: string }).reason;
+      expect(reason).toMatch(/Cannot autolaunch D-Bus/);
+      expect(reason).toMatch(/gnome-keyring/);
+      expect(write!.error).toMatchObject({
+        name: 'VaultUnavailable',
+        problem: 'NO_SECRET_SERVICE',
+      });
+      expect(resolved!.ok).toMatchObject({
+        backend: 'safe-storage',
+        skipped: [{ backend: 'keytar', code: 'NO_SECRET_SERVICE' }],
+        warning: null,
+      });
+      // The next backend is empty: the provider says so, it does not fail on keytar.
+      expect(provider!.error).toMatchObject({ name: 'CredentialsMissing' });
+      expect(provider!.error!.message).toMatch(/safeStorage/);
     });
-    // The next backend is empty: the provider says so, it does not fail on keytar.
-    expect(provider!.error).toMatchObject({ name: 'CredentialsMissing' });
-    expect(provider!.error!.message).toMatch(/safeStorage/);
-  });
 
-  test('without a Secret Service nor a keyring for safeStorage, every reason is given', async () => {
-    const [resolved] = await steps(
-      ['resolve'],
-      { config: { dataDir: `${session.dir}/data-none` }, safeStorage: { backend: 'basic_text' } },
-      'none',
-    );
-    expect(resolved!.error).toMatchObject({ name: 'NoVaultAvailable', code: 'NO_VAULT' });
-    expect(resolved!.error!.message).toMatch(/keytar: no Secret Service on D-Bus/);
-    expect(resolved!.error!.message).toMatch(/safe-storage: .*basic_text.*allowPlaintext/);
-  });
+    test('without a Secret Service nor a keyring for safeStorage, every reason is given', async () => {
+      const [resolved] = await steps(
+        ['resolve'],
+        { config: { dataDir: `${session.dir}/data-none` }, safeStorage: { backend: 'basic_text' } },
+        'none',
+      );
+      expect(resolved!.error).toMatchObject({ name: 'NoVaultAvailable', code: 'NO_VAULT' });
+      expect(resolved!.error!.message).toMatch(/keytar: no Secret Service on D-Bus/);
+      expect(resolved!.error!.message).toMatch(/safe-storage: .*basic_text.*allowPlaintext/);
+    });
 
-  test('a bus whose keyring was never unlocked: reads answer, the write says how to fix it', async () => {
-    // D-Bus activates gnome-keyring on demand, but with no unlocked login collection.
-    const [status, write] = await steps(['status', 'write'], { credentials }, 'bus-only');
-    expect(status!.ok).toEqual({ available: true });
-    expect(write!.error).toMatchObject({ name: 'VaultUnavailable', problem: 'KEYRING_LOCKED' });
-    expect(write!.error!.message).toMatch(/--unlock/);
-  });
-});
+    test('a bus whose keyring was never unlocked: reads answer, the write says how to fix it', async () => {
+      // D-Bus activates gnome-keyring on demand, but with no unlocked login collection.
+      const [status, write] = await steps(['status', 'write'], { credentials }, 'bus-only');
+      expect(status!.ok).toEqual({ available: true });
+      expect(write!.error).toMatchObject({ name: 'VaultUnavailable', problem: 'KEYRING_LOCKED' });
+      expect(write!.error!.message).toMatch(/--unlock/);
+    });
+  },
+);
 
 describe('keytar vault without its native module', () => {
   test('a module that cannot load is a typed error and the chain moves on', async () => {

@@ -220,31 +220,36 @@ describe('kioskctl outbox', () => {
     expect(json((await kioskctl(['outbox', 'list'])).stdout[0])['debits']).toHaveLength(1);
   });
 
-  it('three kioskctl processes enqueuing the same request id at once store one debit', async () => {
-    const requestId = randomUUID();
-    const runs = await Promise.all(
-      [1, 2, 3].map(() =>
-        kioskctlProcess(
-          [
-            'outbox',
-            'enqueue',
-            '--card',
-            demoGiftCards.active,
-            '--amount',
-            '3',
-            '--request-id',
-            requestId,
-          ],
-          { KIOSK_DATA_DIR: data.dir },
+  // Three real processes at once: seconds on a busy machine, never the 5 s default.
+  it(
+    'three kioskctl processes enqueuing the same request id at once store one debit',
+    { timeout: 60_000 },
+    async () => {
+      const requestId = randomUUID();
+      const runs = await Promise.all(
+        [1, 2, 3].map(() =>
+          kioskctlProcess(
+            [
+              'outbox',
+              'enqueue',
+              '--card',
+              demoGiftCards.active,
+              '--amount',
+              '3',
+              '--request-id',
+              requestId,
+            ],
+            { KIOSK_DATA_DIR: data.dir },
+          ),
         ),
-      ),
-    );
-    for (const run of runs) expect(run.code, run.stderr).toBe(outboxExitCodes.ok);
-    const lines = runs.map((run) => json(run.stdout.trim()));
-    expect(lines.map((line) => line['replayed']).sort()).toEqual([false, true, true]);
-    expect(new Set(lines.map((line) => line['idempotencyKey'])).size).toBe(1);
-    expect(json((await kioskctl(['outbox', 'list'])).stdout[0])['debits']).toHaveLength(1);
-  });
+      );
+      for (const run of runs) expect(run.code, run.stderr).toBe(outboxExitCodes.ok);
+      const lines = runs.map((run) => json(run.stdout.trim()));
+      expect(lines.map((line) => line['replayed']).sort()).toEqual([false, true, true]);
+      expect(new Set(lines.map((line) => line['idempotencyKey'])).size).toBe(1);
+      expect(json((await kioskctl(['outbox', 'list'])).stdout[0])['debits']).toHaveLength(1);
+    },
+  );
 
   it('needs a data directory', async () => {
     const run = await runOutboxCommand(['outbox', 'list'], {

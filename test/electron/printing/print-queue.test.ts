@@ -92,7 +92,8 @@ function jobNumber(backendJobId: string | undefined): string {
 
 async function until(
   condition: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
+  // A real cupsd on a busy 2-core machine: generous, as a wait costs nothing once met.
+  timeoutMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -101,7 +102,7 @@ async function until(
   }
 }
 
-describe('PrintQueue, printing for real through a private cupsd', { timeout: 20_000 }, () => {
+describe('PrintQueue, printing for real through a private cupsd', { timeout: 60_000 }, () => {
   it('prints an invoice on the default printer: queued, sending, printing, completed', async () => {
     const { queue, seen } = makeQueue();
     const first = queue.enqueue({ kind: 'invoice', reference: 'sale_good' });
