@@ -1,4 +1,4 @@
-import { mirrorMigration } from './catalog/index.ts';
+import { itemsRowidMigration, mirrorMigration } from './catalog/index.ts';
 import {
   cardCacheMigration,
   debitKeysMigration,
@@ -29,6 +29,7 @@ export const kioskSchema: DatabaseSchema = {
     cardCacheMigration,
     resolutionsMigration,
     debitKeysMigration,
+    itemsRowidMigration,
   ],
   preserved: [unsettledDebits],
 };

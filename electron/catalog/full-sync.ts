@@ -74,7 +74,7 @@ export async function runFullSync(
     pagesDone: 0,
     productsDone: 0,
   };
-  const shadow = previous?.shadow ?? mirror.createShadow(generation);
+  const shadow = previous?.shadow ?? mirror.createShadow();
 
   const referentials = await fetchReferentials(
     source,
@@ -157,6 +157,7 @@ export async function runFullSync(
     productsTotal,
   });
   signal?.throwIfAborted();
+  mirror.indexShadow(generation);
   options.heartbeat?.();
   const completedAtMs = now();
   const overlap = options.cursorOverlapMs ?? DEFAULT_CURSOR_OVERLAP_MS;

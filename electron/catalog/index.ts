@@ -11,6 +11,7 @@ export { CatalogQueries, type CatalogQueriesOptions, type ProductLookup } from '
 export { type ReferentialRow, fetchReferentials, readReferential } from './referentials.ts';
 export { liveTables, type MirrorTables } from './schema.ts';
 export { mirrorMigration } from './migrations/003-mirror.ts';
+export { itemsRowidMigration } from './migrations/009-items-rowid.ts';
 export { ftsQueryOf, normalizeSearchText } from './search-text.ts';
 export { type CatalogSource, type OnlineProbe, onlineProbeOf } from './source.ts';
 export {

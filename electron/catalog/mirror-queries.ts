@@ -10,20 +10,16 @@ import {
 } from './answers.ts';
 import { liveTables } from './schema.ts';
 import type { SearchQuery } from './search-query.ts';
-import { type FilterFact, ftsFilteredQuery, ftsQueryOf } from './search-text.ts';
+import type { FilterFact } from './search-text.ts';
+import { TextSearchIds } from './text-search.ts';
 import type { SyncState } from './sync-state.ts';
-
-/**
- * bm25 weights of name, reference, EAN, description, filters: a name or code match outranks
- * prose; filter tokens do not rank.
- */
-const RANK = `bm25(${liveTables.search}, 10.0, 8.0, 8.0, 1.0, 0.0)`;
 
 /** Searches and product lookups the mirror answers: synchronous, never waiting on the network. */
 export class MirrorQueries {
   readonly #db: DatabaseSync;
   readonly #state: SyncState;
   readonly #statements = new Map<string, StatementSync>();
+  #text: TextSearchIds | undefined;
 
   constructor(db: DatabaseSync, state: SyncState) {
     this.#db = db;
@@ -36,31 +32,18 @@ export class MirrorQueries {
 
   #search(query: SearchQuery): SearchProductsReply {
     const t = liveTables;
-    const match = ftsQueryOf(query.text);
-    const parameters: (string | number)[] = [];
-    let sql: string;
     // Ranking reads ids only; the bodies (kilobytes each) are read for the page of hits alone.
-    if (match !== null) {
-      // Words and filters are all resolved inside the search index (filter tokens).
-      const facts: FilterFact[] = [];
-      if (query.categoryId !== undefined)
-        facts.push({ kind: 'category', categoryId: query.categoryId });
-      if (query.displayedOnline !== undefined) {
-        facts.push({ kind: 'displayedOnline', value: query.displayedOnline });
-      }
-      if (query.shopId !== undefined) {
-        facts.push({
-          kind: query.availableOnly ? 'availableInShop' : 'shop',
-          shopId: query.shopId,
-        });
-      } else if (query.availableOnly) {
-        facts.push({ kind: 'stockAvailable' });
-      }
-      parameters.push(ftsFilteredQuery(match, facts));
-      sql = `SELECT rowid AS id FROM ${t.search} WHERE ${t.search} MATCH ?
-        ORDER BY ${RANK}, rowid LIMIT ? OFFSET ?`;
-    } else {
+    this.#text ??= new TextSearchIds(this.#db, t);
+    // Words and filters are all resolved inside the search index (filter tokens).
+    let ids = this.#text.ids({
+      text: query.text,
+      facts: filterFactsOf(query),
+      limit: query.limit,
+      offset: query.offset,
+    });
+    if (ids === undefined) {
       // Browsing (no words): in name order, along the name index, until the page is full.
+      const parameters: (string | number)[] = [];
       const where: string[] = [];
       if (query.categoryId !== undefined) {
         where.push('p.category_id = ?');
@@ -79,21 +62,25 @@ export class MirrorQueries {
       } else if (query.availableOnly) {
         where.push('p.stock_available = 1');
       }
-      sql = `SELECT p.id AS id FROM ${t.products} p
+      const sql = `SELECT p.id AS id FROM ${t.products} p
         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY p.sort_name, p.id LIMIT ? OFFSET ?`;
+      parameters.push(query.limit, query.offset);
+      ids = (this.#statement(sql).all(...parameters) as { id: number }[]).map((row) => row.id);
     }
-    parameters.push(query.limit, query.offset);
-    const ids = this.#statement(sql).all(...parameters) as { id: number }[];
     const body = this.#statement(`SELECT body FROM ${t.bodies} WHERE id = ?`);
-    const rows = ids.map(({ id }) => ({ id, body: (body.get(id) as { body: string }).body }));
-    const hits = rows.map((row) => {
-      const product = JSON.parse(row.body) as MirrorProduct;
-      const shopItems =
+    const shopItems = this.#statement(
+      `SELECT body FROM ${t.items} WHERE product_id = ? AND shop_id = ? ORDER BY position`,
+    );
+    const hits = ids.map((id) => {
+      const product = JSON.parse((body.get(id) as { body: string }).body) as MirrorProduct;
+      const items =
         query.shopId === undefined
           ? null
-          : this.#items(row.id).filter((item) => item.shop?.id === query.shopId);
-      return hitOf(product, shopItems);
+          : (shopItems.all(id, query.shopId) as { body: string }[]).map(
+              (row) => JSON.parse(row.body) as ItemEntry,
+            );
+      return hitOf(product, items);
     });
     return { source: 'mirror', asOf: this.#asOf(), hits };
   }
@@ -163,4 +150,20 @@ export class MirrorQueries {
   #asOf(): string | null {
     return this.#state.get('asOf') ?? null;
   }
+}
+
+/** The filters of a search, as tokens of the search index. */
+function filterFactsOf(query: SearchQuery): FilterFact[] {
+  const facts: FilterFact[] = [];
+  if (query.categoryId !== undefined)
+    facts.push({ kind: 'category', categoryId: query.categoryId });
+  if (query.displayedOnline !== undefined) {
+    facts.push({ kind: 'displayedOnline', value: query.displayedOnline });
+  }
+  if (query.shopId !== undefined) {
+    facts.push({ kind: query.availableOnly ? 'availableInShop' : 'shop', shopId: query.shopId });
+  } else if (query.availableOnly) {
+    facts.push({ kind: 'stockAvailable' });
+  }
+  return facts;
 }

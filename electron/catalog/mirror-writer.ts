@@ -1,7 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CatalogProduct } from '../../shared/api/catalog.ts';
 import type { MirrorTables } from './schema.ts';
-import { type FilterFact, filterToken, normalizeSearchText } from './search-text.ts';
+import { filterToken, normalizeSearchText } from './search-text.ts';
 
 /** The four referential lists the mirror keeps beside the products. */
 export type ReferentialKind = 'shops' | 'categories' | 'characteristics' | 'productTypes';
@@ -29,6 +29,8 @@ export class MirrorWriter {
   readonly #insertSearch: StatementSync;
   readonly #productOfItem: StatementSync;
   readonly #productBody: StatementSync;
+  readonly #searchEntry: StatementSync;
+  readonly #tokens = new Map<string, string>();
 
   constructor(db: DatabaseSync, tables: MirrorTables) {
     this.#db = db;
@@ -61,6 +63,9 @@ export class MirrorWriter {
       `INSERT INTO ${tables.items} (product_id, position, uuid, shop_id, available, status, body)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.#searchEntry = db.prepare(
+      `SELECT name, reference, ean, description, filters FROM ${tables.search} WHERE rowid = ?`,
+    );
     this.#deleteSearch = db.prepare(`DELETE FROM ${tables.search} WHERE rowid = ?`);
     this.#insertSearch = db.prepare(
       `INSERT INTO ${tables.search} (rowid, name, reference, ean, description, filters)
@@ -76,28 +81,42 @@ export class MirrorWriter {
     );
   }
 
-  /** Replaces the product, its items and its search entry with what the service returned. */
+  /**
+   * Replaces the product, its items and its search entry with what the service returned. Runs
+   * once per product of every page (a full sync of 100,000 products), so it allocates nothing it
+   * can avoid: columns are bound directly and the filter tokens are built as strings.
+   */
   upsertProduct(product: CatalogProduct, syncedAt: number): void {
-    const { items, ...entry } = product;
-    const columns = [
-      product.category?.id ?? null,
-      product.displayedOnline ? 1 : 0,
-      product.stock.available ? 1 : 0,
-      normalizeSearchText(product.name).toLowerCase(),
+    const { items } = product;
+    const name = normalizeSearchText(product.name);
+    const sortName = name.toLowerCase();
+    const categoryId = product.category?.id ?? null;
+    const displayedOnline = product.displayedOnline ? 1 : 0;
+    const stockAvailable = product.stock.available ? 1 : 0;
+    let row = this.#insertProduct.get(
+      product.uuid,
+      categoryId,
+      displayedOnline,
+      stockAvailable,
+      sortName,
       product.updatedAt,
       syncedAt,
-    ] as const;
-    let row = this.#insertProduct.get(product.uuid, ...columns) as
-      { id: number | bigint } | undefined;
+    ) as { id: number | bigint } | undefined;
     const fresh = row !== undefined;
-    row ??= this.#updateProduct.get(...columns, product.uuid) as { id: number | bigint };
+    row ??= this.#updateProduct.get(
+      categoryId,
+      displayedOnline,
+      stockAvailable,
+      sortName,
+      product.updatedAt,
+      syncedAt,
+      product.uuid,
+    ) as { id: number | bigint };
     const id = Number(row.id);
-    this.#writeBody.run(id, JSON.stringify(entry));
-    if (!fresh) {
-      this.#deleteItems.run(id);
-      this.#deleteSearch.run(id);
-    }
-    items.forEach((item, position) => {
+    this.#writeBody.run(id, entryJson(product));
+    if (!fresh) this.#deleteItems.run(id);
+    for (let position = 0; position < items.length; position += 1) {
+      const item = items[position]!;
       this.#insertItem.run(
         id,
         position,
@@ -107,15 +126,67 @@ export class MirrorWriter {
         item.availability.status,
         JSON.stringify(item),
       );
-    });
-    this.#insertSearch.run(
-      id,
-      normalizeSearchText(product.name),
-      normalizeSearchText(product.reference),
-      product.ean ?? '',
-      normalizeSearchText(product.description),
-      filtersOf(product),
-    );
+    }
+    const reference = normalizeSearchText(product.reference);
+    const ean = product.ean ?? '';
+    const description = normalizeSearchText(product.description);
+    const filters = this.#filtersOf(product);
+    if (!fresh) {
+      // An update that leaves the indexed text as it was (a price, a stock figure) keeps its
+      // search entry: deleting one from FTS5 re-tokenises it, and inserting tokenises again.
+      const indexed = this.#searchEntry.get(id) as SearchEntry | undefined;
+      if (
+        indexed !== undefined &&
+        indexed.name === name &&
+        indexed.reference === reference &&
+        indexed.ean === ean &&
+        indexed.description === description &&
+        indexed.filters === filters
+      ) {
+        return;
+      }
+      if (indexed !== undefined) this.#deleteSearch.run(id);
+    }
+    this.#insertSearch.run(id, name, reference, ean, description, filters);
+  }
+
+  /** The `filters` column of a product's search entry: one token per fact it can be found by. */
+  #filtersOf(product: CatalogProduct): string {
+    let tokens = filterToken({ kind: 'displayedOnline', value: product.displayedOnline });
+    if (product.stock.available) tokens += ` ${filterToken({ kind: 'stockAvailable' })}`;
+    if (product.category !== null) tokens += ` ${this.#token('c', product.category.id)}`;
+    let seen: Set<string> | undefined;
+    for (const item of product.items) {
+      if (item.shop === null) continue;
+      seen ??= new Set();
+      const shop = this.#token('s', item.shop.id);
+      if (!seen.has(shop)) {
+        seen.add(shop);
+        tokens += ` ${shop}`;
+      }
+      if (!item.availability.available) continue;
+      const available = this.#token('a', item.shop.id);
+      if (!seen.has(available)) {
+        seen.add(available);
+        tokens += ` ${available}`;
+      }
+    }
+    return tokens;
+  }
+
+  /** Filter tokens of shops and categories: a few hundred identifiers, hex-encoded once each. */
+  #token(kind: 's' | 'a' | 'c', id: string): string {
+    const key = kind + id;
+    let token = this.#tokens.get(key);
+    if (token === undefined) {
+      token = filterToken(
+        kind === 'c'
+          ? { kind: 'category', categoryId: id }
+          : { kind: kind === 's' ? 'shop' : 'availableInShop', shopId: id },
+      );
+      this.#tokens.set(key, token);
+    }
+    return token;
   }
 
   /** Removes the product, its items and its search entry; false when it was not there. */
@@ -157,15 +228,16 @@ export class MirrorWriter {
   }
 }
 
-/** The `filters` column of a product's search entry: one token per fact it can be found by. */
-function filtersOf(product: CatalogProduct): string {
-  const facts: FilterFact[] = [{ kind: 'displayedOnline', value: product.displayedOnline }];
-  if (product.stock.available) facts.push({ kind: 'stockAvailable' });
-  if (product.category !== null) facts.push({ kind: 'category', categoryId: product.category.id });
-  for (const item of product.items) {
-    if (item.shop === null) continue;
-    facts.push({ kind: 'shop', shopId: item.shop.id });
-    if (item.availability.available) facts.push({ kind: 'availableInShop', shopId: item.shop.id });
-  }
-  return [...new Set(facts.map(filterToken))].join(' ');
+interface SearchEntry {
+  readonly name: string;
+  readonly reference: string;
+  readonly ean: string;
+  readonly description: string;
+  readonly filters: string;
+}
+
+/** The stored entry: the product as returned, without its items (they have rows of their own). */
+function entryJson(product: CatalogProduct): string {
+  const { items: _items, ...entry } = product;
+  return JSON.stringify(entry);
 }

@@ -6,8 +6,9 @@ import {
   type MirrorTables,
   dropMirrorTablesSql,
   liveTables,
+  mirrorIndexesSql,
   mirrorTableKeys,
-  mirrorTablesSql,
+  mirrorTablesOnlySql,
   shadowTables,
 } from './schema.ts';
 import { SyncState } from './sync-state.ts';
@@ -51,11 +52,11 @@ export class CatalogMirror {
   }
 
   /** A fresh, empty shadow set (dropping any leftover one). */
-  createShadow(generation: number): MirrorWriter {
+  createShadow(): MirrorWriter {
     this.#shadow = undefined;
     this.transaction(() => {
       this.db.exec(dropMirrorTablesSql(shadowTables));
-      this.db.exec(mirrorTablesSql(shadowTables, generation));
+      this.db.exec(mirrorTablesOnlySql(shadowTables));
     });
     this.#shadow = new MirrorWriter(this.db, shadowTables);
     return this.#shadow;
@@ -64,6 +65,14 @@ export class CatalogMirror {
   dropShadow(): void {
     this.#shadow = undefined;
     this.transaction(() => this.db.exec(dropMirrorTablesSql(shadowTables)));
+  }
+
+  /**
+   * Builds the shadow's secondary indexes, once it is complete: its own transaction, so the swap
+   * that follows holds the write lock only for the renames.
+   */
+  indexShadow(generation: number): void {
+    this.transaction(() => this.db.exec(mirrorIndexesSql(shadowTables, generation)));
   }
 
   /**

@@ -55,7 +55,15 @@ export const STATE_TABLE = 'catalog_state';
  * megabytes for 100,000 products, so a search that joins thousands of matches stays in cache.
  */
 export function mirrorTablesSql(tables: MirrorTables, generation: number): string {
-  const g = `g${Math.trunc(generation)}`;
+  return `${mirrorTablesOnlySql(tables)}\n${mirrorIndexesSql(tables, generation)}`;
+}
+
+/**
+ * The tables without their secondary indexes: what a full sync fills. Building each index once
+ * from the complete table (one sort) costs a fraction of updating it row by row in random key
+ * order, which also keeps the index pages out of the page cache the inserts need.
+ */
+export function mirrorTablesOnlySql(tables: MirrorTables): string {
   return `
     CREATE TABLE ${tables.products} (
       id               INTEGER PRIMARY KEY,
@@ -67,26 +75,13 @@ export function mirrorTablesSql(tables: MirrorTables, generation: number): strin
       updated_at       TEXT,
       synced_at        INTEGER NOT NULL
     ) STRICT;
-    CREATE INDEX catalog_products_category_${g} ON ${tables.products} (category_id);
-    CREATE INDEX catalog_products_name_${g} ON ${tables.products} (sort_name);
 
     CREATE TABLE ${tables.bodies} (
       id   INTEGER PRIMARY KEY,
       body TEXT    NOT NULL
     ) STRICT;
 
-    CREATE TABLE ${tables.items} (
-      product_id INTEGER NOT NULL,
-      position   INTEGER NOT NULL,
-      uuid       TEXT    NOT NULL,
-      shop_id    TEXT,
-      available  INTEGER NOT NULL CHECK (available IN (0, 1)),
-      status     TEXT    NOT NULL,
-      body       TEXT    NOT NULL,
-      PRIMARY KEY (product_id, position)
-    ) STRICT, WITHOUT ROWID;
-    CREATE INDEX catalog_items_uuid_${g} ON ${tables.items} (uuid);
-    CREATE INDEX catalog_items_shop_${g} ON ${tables.items} (shop_id, available, product_id);
+    ${itemsTableSql(tables.items)}
 
     -- remove_diacritics 2: "televiseur" finds "Téléviseur" (French data); the prefix indexes
     -- keep as-you-type queries ("té", "tél") fast.
@@ -111,6 +106,44 @@ export function mirrorTablesSql(tables: MirrorTables, generation: number): strin
     CREATE TABLE ${tables.productTypes} (
       id TEXT PRIMARY KEY, position INTEGER NOT NULL, body TEXT NOT NULL
     ) STRICT;
+  `;
+}
+
+/**
+ * The items table (migration 9 rebuilt the live one in this layout). A rowid table: an item's
+ * body (about a kilobyte) is larger than what a WITHOUT ROWID table keeps inside its b-tree cell,
+ * so there every item spilled onto an overflow page of its own, more than doubling the mirror's
+ * size and the bytes a full sync writes.
+ */
+export function itemsTableSql(table: string): string {
+  return `
+    CREATE TABLE ${table} (
+      product_id INTEGER NOT NULL,
+      position   INTEGER NOT NULL,
+      uuid       TEXT    NOT NULL,
+      shop_id    TEXT,
+      available  INTEGER NOT NULL CHECK (available IN (0, 1)),
+      status     TEXT    NOT NULL,
+      body       TEXT    NOT NULL,
+      PRIMARY KEY (product_id, position)
+    ) STRICT;
+  `;
+}
+
+/** The secondary indexes of one mirror; IF NOT EXISTS, so a resumed swap can build them again. */
+export function mirrorIndexesSql(tables: MirrorTables, generation: number): string {
+  const g = `g${Math.trunc(generation)}`;
+  return `
+    CREATE INDEX IF NOT EXISTS catalog_products_category_${g} ON ${tables.products} (category_id);
+    CREATE INDEX IF NOT EXISTS catalog_products_name_${g} ON ${tables.products} (sort_name);
+    ${itemsIndexesSql(tables.items, g)}
+  `;
+}
+
+export function itemsIndexesSql(table: string, suffix: string): string {
+  return `
+    CREATE INDEX IF NOT EXISTS catalog_items_uuid_${suffix} ON ${table} (uuid);
+    CREATE INDEX IF NOT EXISTS catalog_items_shop_${suffix} ON ${table} (shop_id, available, product_id);
   `;
 }
 

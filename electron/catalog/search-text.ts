@@ -11,8 +11,12 @@ const ligatures: Readonly<Record<string, string>> = {
   ß: 'ss',
 };
 
+/** Outside printable ASCII: only such text can hold something to fold (NFKD keeps ASCII). */
+const BEYOND_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+
 export function normalizeSearchText(text: string | null): string {
   if (text === null || text === '') return '';
+  if (!BEYOND_PRINTABLE_ASCII.test(text)) return text;
   return text
     .replace(/[œŒæÆß]/g, (letter) => ligatures[letter] ?? letter)
     .normalize('NFKD')
@@ -31,14 +35,17 @@ const TEXT_COLUMNS = '{name reference ean description}';
  * so FTS5 syntax in the input (`AND`, `*`, `"`, `-`, column filters) is only ever text. Null
  * when nothing searchable was typed.
  */
-export function ftsQueryOf(text: string): string | null {
+export function ftsQueryOf(text: string, columns: string = TEXT_COLUMNS): string | null {
   const tokens = normalizeSearchText(text)
     .split(/[^\p{L}\p{N}]+/u)
     .filter((token) => token.length > 0)
     .slice(0, MAX_QUERY_TOKENS);
   if (tokens.length === 0) return null;
-  return `${TEXT_COLUMNS} : (${tokens.map((token) => `"${token.replaceAll('"', '""')}"*`).join(' ')})`;
+  return `${columns} : (${tokens.map((token) => `"${token.replaceAll('"', '""')}"*`).join(' ')})`;
 }
+
+/** The columns that name a product (a match there outranks one in the description alone). */
+export const NAMING_COLUMNS = '{name reference ean}';
 
 /** The facts a product can be filtered on, each an index token of the `filters` column. */
 export type FilterFact =

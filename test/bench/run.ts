@@ -1,5 +1,5 @@
 import { globSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Benchmark, BenchResult, Measurement } from './benchmark.ts';
@@ -78,8 +78,11 @@ function formatTable(results: readonly BenchResult[]): string {
     .join('\n');
 }
 
-async function discover(): Promise<Benchmark[]> {
-  const files = globSync('test/bench/**/*.bench.ts', { cwd: repoRoot }).sort();
+/** `npm run bench -- catalog outbox` runs only the files whose path contains one of the words. */
+async function discover(filters: readonly string[]): Promise<Benchmark[]> {
+  const files = globSync('test/bench/**/*.bench.ts', { cwd: repoRoot })
+    .filter((file) => filters.length === 0 || filters.some((word) => file.includes(word)))
+    .sort();
   const list: Benchmark[] = [];
   for (const file of files) {
     const module = (await import(pathToFileURL(resolve(repoRoot, file)).href)) as {
@@ -94,7 +97,23 @@ async function discover(): Promise<Benchmark[]> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const list = await discover();
+  const filters = process.argv.slice(2);
+  const list = await discover(filters);
   if (list.length === 0) console.log('no benchmarks found (test/bench/**/*.bench.ts)');
-  await runBenchmarks(list, resolve(repoRoot, 'bench-results.json'));
+  const outFile = resolve(repoRoot, 'bench-results.json');
+  // A partial run replaces its own figures only: the others are read back and kept.
+  const kept: BenchResult[] = [];
+  if (filters.length > 0) {
+    try {
+      const previous = JSON.parse(await readFile(outFile, 'utf8')) as BenchResult[];
+      const names = new Set(list.map((benchmark) => benchmark.name));
+      kept.push(...previous.filter((result) => !names.has(result.name)));
+    } catch {
+      // No earlier run, or one that cannot be read: this run's figures alone.
+    }
+  }
+  const results = await runBenchmarks(list, outFile);
+  if (kept.length > 0) {
+    await writeFile(outFile, `${JSON.stringify([...kept, ...results], null, 2)}\n`);
+  }
 }
