@@ -71,7 +71,7 @@ export function CustomerSearchForm({
           {t('customers.emailInvalid')}
         </p>
       )}
-      <button type="submit" className="button button-primary" disabled={busy}>
+      <button type="submit" className="button button-primary" data-primary-action disabled={busy}>
         {t('customers.search')}
       </button>
     </form>

@@ -26,7 +26,12 @@ export function DocumentChooser({ onFind }: { readonly onFind: (number: string) 
           />
         )}
       </Field>
-      <button type="submit" className="button button-primary" disabled={number.trim() === ''}>
+      <button
+        type="submit"
+        className="button button-primary"
+        data-primary-action
+        disabled={number.trim() === ''}
+      >
         {t('documents.open')}
       </button>
     </form>

@@ -62,7 +62,12 @@ export function PinEntry({
         </p>
       )}
       {error !== null && error !== 'invalid' && <ErrorNotice error={error} />}
-      <button type="submit" className="button button-primary" disabled={checking || pin.length < 4}>
+      <button
+        type="submit"
+        className="button button-primary"
+        data-primary-action
+        disabled={checking || pin.length < 4}
+      >
         {t('setup.unlock')}
       </button>
     </form>

@@ -67,6 +67,7 @@ export function AvailabilityScreen() {
               id={searchId}
               type="search"
               className="input"
+              data-primary-action
               value={text}
               placeholder={t('availability.searchHint')}
               autoComplete="off"

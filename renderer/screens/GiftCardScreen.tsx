@@ -148,6 +148,7 @@ export function GiftCardScreen() {
             <button
               type="submit"
               className="button button-primary button-large"
+              data-primary-action
               disabled={debiting || value === null || blockedStatus !== null}
               aria-describedby={blockedStatus === null ? undefined : `${referenceId}-blocked`}
             >
