@@ -292,6 +292,14 @@ function syncBenchmarks(size: number, label: string): Benchmark[] {
       },
     },
     {
+      name: `catalog: full sync of ${label} products, peak RSS above start (raw + zod validation vs raw)`,
+      unit: 'MB',
+      async run() {
+        const { raw, validated } = await measure(size);
+        return { value: validated.peakRssDeltaBytes / MB, baseline: raw.peakRssDeltaBytes / MB };
+      },
+    },
+    {
       name: `catalog: full sync of ${label} products, peak RSS above start (mirror vs raw)`,
       unit: 'MB',
       async run() {
