@@ -1,3 +1,4 @@
+import { FileText, Gift, type LucideIcon, PackageSearch, Settings, Users } from 'lucide-react';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
@@ -12,13 +13,18 @@ const labels: Readonly<Record<ScreenName, MessageKey>> = {
   setup: 'nav.setup',
 };
 
-const symbols: Readonly<Record<ScreenName, string>> = {
-  availability: '▦',
-  customers: '☺',
-  giftCard: '▭',
-  documents: '▤',
-  setup: '⚙',
+const icons: Readonly<Record<ScreenName, LucideIcon>> = {
+  availability: PackageSearch,
+  customers: Users,
+  giftCard: Gift,
+  documents: FileText,
+  setup: Settings,
 };
+
+function Icon({ of }: { readonly of: ScreenName }) {
+  const Drawn = icons[of];
+  return <Drawn className="nav-symbol" aria-hidden="true" size={32} strokeWidth={2} />;
+}
 
 /** The screens, as big buttons: at the side in landscape, along the bottom in portrait. */
 export function NavigationBar() {
@@ -35,9 +41,7 @@ export function NavigationBar() {
           aria-current={screen === current ? 'page' : undefined}
           onClick={() => navigation.getState().go(screen)}
         >
-          <span className="nav-symbol" aria-hidden="true">
-            {symbols[screen]}
-          </span>
+          <Icon of={screen} />
           <span>{t(labels[screen])}</span>
         </button>
       ))}

@@ -53,6 +53,11 @@ test('the main action of every screen is in view at 1366x768, 1920x1080 and 1080
         .click();
       for (const size of sizes) {
         await page.setViewportSize(size);
+        // The screen buttons are one size, whatever label wraps ("Carte cadeau").
+        const heights = await nav.evaluateAll((buttons) =>
+          buttons.map((button) => Math.round(button.getBoundingClientRect().height)),
+        );
+        expect(new Set(heights).size, `nav heights ${heights.join(',')}`).toBe(1);
         for (let screen = 0; screen < 5; screen++) {
           await nav.nth(screen).click();
           await primaryActionInView(
