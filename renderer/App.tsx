@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { AfterTheFactAlert } from './components/AfterTheFactAlert.tsx';
 import { IdleReturn } from './components/IdleReturn.tsx';
+import { OnScreenKeyboard } from './components/OnScreenKeyboard.tsx';
 import { ScanListener } from './components/ScanListener.tsx';
 import { NavigationBar } from './components/NavigationBar.tsx';
 import { OfflineBanner } from './components/OfflineBanner.tsx';
@@ -44,6 +45,7 @@ export function App() {
       <AfterTheFactAlert />
       <IdleReturn />
       <ScanListener />
+      <OnScreenKeyboard />
       <div className="kiosk-body">
         <NavigationBar />
         <main className="kiosk-main">

@@ -143,6 +143,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
       profilePath: null,
       idleReturnSeconds: DEFAULT_IDLE_RETURN_SECONDS,
       scanMaxGapMs: DEFAULT_SCAN_MAX_GAP_MS,
+      onScreenKeyboard: 'auto',
     },
     logger,
   );

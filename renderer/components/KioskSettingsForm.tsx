@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { KioskSettings, type KioskSettingsChanges } from '../../shared/ipc/status.ts';
 import { supportedLocales, type Locale } from '../i18n/locale.ts';
+import type { MessageKey } from '../i18n/catalogue.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { Field } from './Field.tsx';
@@ -8,6 +9,12 @@ import { PrinterPicker } from './PrinterPicker.tsx';
 import { ShopPicker } from './ShopPicker.tsx';
 
 const languageNames: Readonly<Record<Locale, string>> = { fr: 'Français', en: 'English' };
+
+const keyboardChoices: readonly (readonly [KioskSettings['onScreenKeyboard'], MessageKey])[] = [
+  ['auto', 'setup.keyboardAuto'],
+  ['on', 'setup.keyboardOn'],
+  ['off', 'setup.keyboardOff'],
+];
 
 /** The kiosk's shop, default printer and language; only what changed is sent. */
 export function KioskSettingsForm({
@@ -28,6 +35,7 @@ export function KioskSettingsForm({
   const [idle, setIdle] = useState(String(settings.idleReturnSeconds));
   const idleSeconds = Number(idle);
   const idleValid = KioskSettings.shape.idleReturnSeconds.safeParse(idleSeconds).success;
+  const [keyboard, setKeyboard] = useState(settings.onScreenKeyboard);
   const [gap, setGap] = useState(String(settings.scanMaxGapMs));
   const gapMs = Number(gap);
   const gapValid = KioskSettings.shape.scanMaxGapMs.safeParse(gapMs).success;
@@ -40,6 +48,7 @@ export function KioskSettingsForm({
       ? { idleReturnSeconds: idleSeconds }
       : {}),
     ...(gapValid && gapMs !== settings.scanMaxGapMs ? { scanMaxGapMs: gapMs } : {}),
+    ...(keyboard !== settings.onScreenKeyboard ? { onScreenKeyboard: keyboard } : {}),
   };
   const changed = Object.keys(changes).length > 0;
   const submit = (event: FormEvent) => {
@@ -102,6 +111,24 @@ export function KioskSettingsForm({
           />
         )}
       </Field>
+      <div className="field">
+        <span className="field-label" id="setup-keyboard">
+          {t('setup.keyboard')}
+        </span>
+        <div className="choice-row" role="group" aria-labelledby="setup-keyboard">
+          {keyboardChoices.map(([option, key]) => (
+            <button
+              key={option}
+              type="button"
+              className="button choice"
+              aria-pressed={option === keyboard}
+              onClick={() => setKeyboard(option)}
+            >
+              {t(key)}
+            </button>
+          ))}
+        </div>
+      </div>
       <Field label={t('setup.scanMaxGap')}>
         {(id) => (
           <input

@@ -1,24 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { ScanDetector, type ScanTiming, defaultScanTiming } from '../input/scan-detector.ts';
-
-type TextField = HTMLInputElement | HTMLTextAreaElement;
-
-function textFieldOf(target: EventTarget | null): TextField | null {
-  if (target instanceof HTMLTextAreaElement) return target;
-  if (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button'].includes(target.type))
-    return target;
-  return null;
-}
-
-/** Sets a React-controlled field's value the way typing does, so its state follows. */
-function restore(field: TextField, value: string): void {
-  const prototype =
-    field instanceof HTMLTextAreaElement
-      ? HTMLTextAreaElement.prototype
-      : HTMLInputElement.prototype;
-  Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, value);
-  field.dispatchEvent(new Event('input', { bubbles: true }));
-}
+import { type TextField, setFieldValue, textFieldOf } from '../input/text-field.ts';
 
 /**
  * A kiosk-wide barcode scanner: a burst of characters ended by Enter, wherever the focus is, is
@@ -45,7 +27,7 @@ export function useScanner(
         if (code === null) return;
         event.preventDefault();
         event.stopPropagation();
-        if (field) restore(field, before);
+        if (field) setFieldValue(field, before);
         field = null;
         callback.current(code.trim());
         return;

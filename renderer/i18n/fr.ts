@@ -448,6 +448,18 @@ export const fr: Catalogue = {
   'setup.idleReturn':
     'Retour à l’écran d’accueil après ce nombre de secondes sans contact (0 : jamais)',
   'setup.scanMaxGap': 'Lecteur de codes-barres : pause maximale entre deux caractères (ms)',
+  'keyboard.label': 'Clavier à l’écran',
+  'keyboard.close': 'Fermer le clavier',
+  'keyboard.shift': 'Majuscule',
+  'keyboard.backspace': 'Effacer',
+  'keyboard.enter': 'Entrée',
+  'keyboard.space': 'Espace',
+  'keyboard.digits': 'Chiffres',
+  'keyboard.letters': 'Lettres',
+  'setup.keyboard': 'Clavier à l’écran',
+  'setup.keyboardAuto': 'Dans la fenêtre de la borne',
+  'setup.keyboardOn': 'Toujours',
+  'setup.keyboardOff': 'Jamais',
   'setup.save': 'Enregistrer',
   'setup.limitsLive':
     'Les nouvelles limites s’appliquent dès le prochain débit de carte cadeau ; les débits déjà acceptés le restent.',

@@ -180,6 +180,11 @@ export const KioskSettings = z.strictObject({
    * people over 60 ms. Raise it for a slow scanner (a Bluetooth one, a loaded machine).
    */
   scanMaxGapMs: z.number().int().min(5).max(500),
+  /**
+   * The on-screen keyboard for text fields: `auto` shows it in the Electron kiosk window (a
+   * touch-only kiosk has no keyboard) and not in a desktop browser.
+   */
+  onScreenKeyboard: z.enum(['auto', 'on', 'off']),
 });
 export type KioskSettings = z.infer<typeof KioskSettings>;
 
@@ -205,6 +210,7 @@ export const KioskSettingsChanges = z.strictObject({
   profilePath: ProfilePath.nullable().optional(),
   idleReturnSeconds: KioskSettings.shape.idleReturnSeconds.optional(),
   scanMaxGapMs: KioskSettings.shape.scanMaxGapMs.optional(),
+  onScreenKeyboard: KioskSettings.shape.onScreenKeyboard.optional(),
 });
 export type KioskSettingsChanges = z.infer<typeof KioskSettingsChanges>;
 

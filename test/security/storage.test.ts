@@ -253,6 +253,7 @@ describe('data is created for its owner only, whatever the umask', { timeout: SP
       profilePath: null,
       idleReturnSeconds: 90,
       scanMaxGapMs: 40,
+      onScreenKeyboard: 'auto',
     });
     await store.update({ locale: 'en' });
     expect(modeOf(dataDir)).toBe(0o700);

@@ -278,6 +278,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
       profilePath: null,
       idleReturnSeconds: 90,
       scanMaxGapMs: 40,
+      onScreenKeyboard: 'auto',
     });
     expect(
       SettingsStore.open(fixture.dataDir, {
@@ -290,6 +291,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
         profilePath: null,
         idleReturnSeconds: 90,
         scanMaxGapMs: 40,
+        onScreenKeyboard: 'auto',
       }).current,
     ).toEqual(updated.settings);
     expect((await value('getSettings', {})).settings.locale).toBe('en');

@@ -43,6 +43,7 @@ const defaults: KioskSettings = {
   profilePath: null,
   idleReturnSeconds: 90,
   scanMaxGapMs: 40,
+  onScreenKeyboard: 'auto',
 };
 
 let dataDir: string;

@@ -155,6 +155,7 @@ it('an administrator sets the never-read card policy in the settings; it survive
     profilePath: null,
     idleReturnSeconds: 90,
     scanMaxGapMs: 40,
+    onScreenKeyboard: 'auto',
   };
   const store = SettingsStore.open(dir, defaults);
   await expect(

@@ -87,6 +87,7 @@ export const settings: KioskSettings = {
   profilePath: null,
   idleReturnSeconds: 90,
   scanMaxGapMs: 40,
+  onScreenKeyboard: 'auto',
 };
 
 /** getSettings' reply around some settings, as main builds it (on the demo sandbox). */
