@@ -47,43 +47,51 @@ export function CredentialsForm({
           {t('setup.credentialsProblem', { code: status.problem.code })}
         </p>
       )}
-      <p className="hint">{t('setup.writeOnly')}</p>
-      <div className="field">
-        <label htmlFor={emailId} className="field-label">
-          {t('setup.email')}
-        </label>
-        <input
-          id={emailId}
-          className="input"
-          type="email"
-          autoComplete="off"
-          required
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={passwordId} className="field-label">
-          {t('setup.password')}
-        </label>
-        <input
-          id={passwordId}
-          className="input"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-        />
-      </div>
-      <button
-        type="submit"
-        className="button button-primary"
-        disabled={saving || email.trim() === '' || password === '' || status?.writable === false}
-      >
-        {t('setup.saveCredentials')}
-      </button>
-      {status?.writable === false && <p className="hint">{t('setup.credentialsReadOnly')}</p>}
+      {/* Provisioned (a fleet's file, the demo's sandbox): shown as it is, nothing to edit here. */}
+      {status?.writable === false ? (
+        <p className="hint" data-testid="credentials-read-only">
+          {t('setup.credentialsReadOnly')}
+        </p>
+      ) : (
+        <>
+          <p className="hint">{t('setup.writeOnly')}</p>
+          <div className="field">
+            <label htmlFor={emailId} className="field-label">
+              {t('setup.email')}
+            </label>
+            <input
+              id={emailId}
+              className="input"
+              type="email"
+              autoComplete="off"
+              required
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={passwordId} className="field-label">
+              {t('setup.password')}
+            </label>
+            <input
+              id={passwordId}
+              className="input"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </div>
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={saving || email.trim() === '' || password === ''}
+          >
+            {t('setup.saveCredentials')}
+          </button>
+        </>
+      )}
     </form>
   );
 }

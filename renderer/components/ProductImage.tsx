@@ -1,3 +1,4 @@
+import { ImageOff } from 'lucide-react';
 import { useState } from 'react';
 import { useI18n } from '../i18n/use-i18n.ts';
 
@@ -21,7 +22,7 @@ export function ProductImage({
         role="img"
         aria-label={t('product.noImage')}
       >
-        <span aria-hidden="true">▦</span>
+        <ImageOff aria-hidden="true" size={40} strokeWidth={1.5} />
       </div>
     );
   }

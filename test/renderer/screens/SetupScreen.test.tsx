@@ -183,6 +183,29 @@ test('a PIN check answered after setup was left opens nothing', async () => {
 
 const noCredentials = { configured: false, backend: null, writable: true, problem: null };
 
+test('provisioned credentials are shown as they are: no field to edit, no Save that cannot work', async () => {
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: {
+      getSettings: () =>
+        ok(
+          settingsReply(
+            {},
+            { credentials: { configured: true, backend: 'file', writable: false, problem: null } },
+          ),
+        ),
+    },
+  });
+  await typePin('1234');
+  await screen.findByRole('heading', { name: 'This kiosk' });
+  expect(screen.getByTestId('credentials-status').textContent).toBe(
+    'Credentials are stored (file).',
+  );
+  expect(screen.getByTestId('credentials-read-only').textContent).toContain('provisioned');
+  expect(screen.queryByLabelText('Account e-mail')).toBeNull();
+  expect(screen.queryByLabelText('Account password')).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Save credentials' })).toBeNull();
+});
+
 test('unlocked: settings saved with the PIN, language applied, credentials write-only, connection test', async () => {
   rendered = await renderKiosk(<SetupScreen />, {
     handlers: {
