@@ -20,6 +20,7 @@ export type MirrorProduct = Omit<CatalogProduct, 'items'>;
 export function hitOf(
   product: MirrorProduct | ProductReference,
   shopItems: ItemEntry[] | null,
+  availableShops: number | null = null,
 ): SearchHit {
   return {
     uuid: product.uuid,
@@ -35,6 +36,7 @@ export function hitOf(
     stock: product.stock ?? null,
     mainImage: mainImageOf(product.media),
     shopItems,
+    availableShops,
   };
 }
 

@@ -72,15 +72,22 @@ export class MirrorQueries {
     const shopItems = this.#statement(
       `SELECT body FROM ${t.items} WHERE product_id = ? AND shop_id = ? ORDER BY position`,
     );
+    const availableShops = this.#statement(
+      `SELECT COUNT(DISTINCT shop_id) AS n FROM ${t.items}
+        WHERE product_id = ? AND available = 1 AND shop_id IS NOT NULL`,
+    );
+    const itemsShop = query.shopId ?? query.nearShopId;
     const hits = ids.map((id) => {
       const product = JSON.parse((body.get(id) as { body: string }).body) as MirrorProduct;
       const items =
-        query.shopId === undefined
+        itemsShop === undefined
           ? null
-          : (shopItems.all(id, query.shopId) as { body: string }[]).map(
+          : (shopItems.all(id, itemsShop) as { body: string }[]).map(
               (row) => JSON.parse(row.body) as ItemEntry,
             );
-      return hitOf(product, items);
+      const shops =
+        query.nearShopId === undefined ? null : (availableShops.get(id) as { n: number }).n;
+      return hitOf(product, items, shops);
     });
     return { source: 'mirror', asOf: this.#asOf(), hits };
   }

@@ -65,7 +65,11 @@ export function ProductRow({
           {hit.shopItems === null
             ? t('product.availableItems', { count: fmt.integer(hit.availableItemsCount) })
             : statuses.length === 0
-              ? t('product.noItemsHere')
+              ? hit.availableShops === null
+                ? t('product.noItemsHere')
+                : t(hit.availableShops === 0 ? 'product.notHereNowhere' : 'product.notHere', {
+                    count: fmt.integer(hit.availableShops),
+                  })
               : statuses.map((status) => <AvailabilityBadge key={status} status={status} />)}
         </span>
       </span>

@@ -85,6 +85,8 @@ export const en = {
   'product.ean': 'EAN {ean}',
   'product.noPrice': 'No price',
   'product.availableItems': 'Available items: {count}',
+  'product.notHere': 'Not in this shop · available in other shops: {count}',
+  'product.notHereNowhere': 'Not in this shop, and available in no other',
   'product.noItemsHere': 'No item in this shop',
   'product.back': 'Back to the list',
   'product.loading': 'Loading the product…',

@@ -84,6 +84,8 @@ export const fr: Catalogue = {
   'product.ean': 'EAN {ean}',
   'product.noPrice': 'Sans prix',
   'product.availableItems': 'Articles disponibles : {count}',
+  'product.notHere': 'Pas dans ce magasin · disponible dans d’autres magasins : {count}',
+  'product.notHereNowhere': 'Pas dans ce magasin, ni disponible ailleurs',
   'product.noItemsHere': 'Aucun article dans ce magasin',
   'product.back': 'Retour à la liste',
   'product.loading': 'Chargement du produit…',

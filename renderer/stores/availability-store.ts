@@ -62,7 +62,8 @@ export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
       return settle(
         api.searchProducts({
           text: text.trim(),
-          ...(shopId === null ? {} : { shopId }),
+          // Around the chosen shop, not only in it: what it does not carry says where it is.
+          ...(shopId === null ? {} : { nearShopId: shopId }),
           limit: SEARCH_PAGE_SIZE,
           offset,
         }),

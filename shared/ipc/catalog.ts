@@ -32,6 +32,12 @@ export const SearchProductsRequest = z.strictObject({
   text: Text.max(MAX_SEARCH_LENGTH),
   /** Only products with an item in this shop (and, with `availableOnly`, an available one). */
   shopId: RecordId.optional(),
+  /**
+   * Every product, each with this shop's items (none: not carried there) and how many shops
+   * have it available: staff looking at a shop still see what it does not carry, and where to
+   * find it. From the mirror; a live answer has neither.
+   */
+  nearShopId: RecordId.optional(),
   /** With a shop: an available item there; without: the service's product-level stock. */
   availableOnly: z.boolean().optional(),
   categoryId: RecordId.optional(),
@@ -63,6 +69,8 @@ export const SearchHit = z
     mainImage: z.string().nullable(),
     /** With a shop filter, from the mirror: that shop's items, as the service returned them. */
     shopItems: z.array(ItemEntry).nullable(),
+    /** With `nearShopId`, from the mirror: the shops where an item is available; else null. */
+    availableShops: z.number().int().min(0).nullable(),
   });
 export type SearchHit = z.infer<typeof SearchHit>;
 

@@ -115,6 +115,27 @@ describe(
         expect(hit.shopItems?.some((item) => item.availability.available)).toBe(true);
       }
 
+      // Around a shop rather than in it: every product, each with that shop's items (none when
+      // not carried there) and the number of shops where one is available.
+      const near = await queries.search({ text: '', nearShopId: shopId, limit: 100 });
+      const everything = await queries.search({ text: '', limit: 100 });
+      expect(near.hits.map((hit) => hit.uuid)).toEqual(everything.hits.map((hit) => hit.uuid));
+      for (const hit of near.hits) {
+        const product = catalogue.get(hit.uuid)!;
+        expect(hit.shopItems?.length).toBe(
+          product.items.filter((item) => item.shop?.id === shopId).length,
+        );
+        expect(hit.availableShops).toBe(
+          new Set(
+            product.items
+              .filter((item) => item.shop !== null && item.availability.available)
+              .map((item) => item.shop!.id),
+          ).size,
+        );
+      }
+      expect(near.hits.some((hit) => hit.shopItems?.length === 0)).toBe(true);
+      expect(everything.hits.every((hit) => hit.availableShops === null)).toBe(true);
+
       const hidden = await queries.search({ text: '', displayedOnline: false, limit: 100 });
       expect(new Set(hidden.hits.map((hit) => hit.uuid))).toEqual(
         new Set(

@@ -25,7 +25,7 @@ test('the shop picker starts on the kiosk’s shop, and searching follows the ty
   expect((picker as HTMLSelectElement).value).toBe('shop_paris');
   expect(rendered.kiosk.callsOf('searchProducts')[0]).toEqual({
     text: '',
-    shopId: 'shop_paris',
+    nearShopId: 'shop_paris',
     limit: 100,
     offset: 0,
   });
@@ -42,7 +42,7 @@ test('the shop picker starts on the kiosk’s shop, and searching follows the ty
   await user.selectOptions(picker, 'shop_lyon');
   expect(rendered.kiosk.callsOf('searchProducts').at(-1)).toEqual({
     text: 'lave',
-    shopId: 'shop_lyon',
+    nearShopId: 'shop_lyon',
     limit: 100,
     offset: 0,
   });
@@ -101,6 +101,30 @@ test('with no shop chosen, the shops with items available come first, whatever t
   // No shop chosen: the range across shops, under the plain label.
   expect(within(detail).getByText('Price')).toBeTruthy();
   expect(within(detail).queryByText('This shop')).toBeNull();
+});
+
+test('with a shop chosen, a product it does not carry is still listed, saying where it is available', async () => {
+  rendered = await renderKiosk(<AvailabilityScreen />, {
+    handlers: {
+      getSettings: () => ok(settingsReply({ shopId: 'shop_lyon' })),
+      searchProducts: () =>
+        ok({
+          source: 'mirror',
+          asOf: NOW,
+          hits: [
+            hit(1, { shopItems: [], availableShops: 3 }),
+            hit(2, { shopItems: [], availableShops: 0 }),
+          ],
+        }),
+    },
+  });
+  const list = await screen.findByRole('region', { name: 'Products found' });
+  expect((await within(list).findByRole('button', { name: /Lave-linge 1/ })).textContent).toContain(
+    'Not in this shop · available in other shops: 3',
+  );
+  expect(within(list).getByRole('button', { name: /Lave-linge 2/ }).textContent).toContain(
+    'Not in this shop, and available in no other',
+  );
 });
 
 test('a long result list loads its next page when scrolled to the end', async () => {

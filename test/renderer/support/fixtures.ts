@@ -190,6 +190,7 @@ export function hit(index: number, overrides: Partial<SearchHit> = {}): SearchHi
     stock: { available: true, totalQuantity: 3 },
     mainImage: null,
     shopItems: null,
+    availableShops: null,
     ...overrides,
   };
 }
