@@ -3,6 +3,7 @@ import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { useStores } from '../stores/stores-context.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
+import { Busy } from './Busy.tsx';
 
 /** Logs in with the stored account and asks the service its version: does this kiosk work? */
 export function ConnectionTest() {
@@ -22,7 +23,7 @@ export function ConnectionTest() {
       >
         {t('setup.runTest')}
       </button>
-      {testing && <p role="status">{t('setup.testing')}</p>}
+      {testing && <Busy>{t('setup.testing')}</Busy>}
       {testError && <ErrorNotice error={testError} />}
       {test && (
         <div

@@ -1,5 +1,6 @@
 import type { DebitConfirmation } from '../stores/debit-confirmation.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
+import { Busy } from './Busy.tsx';
 
 /**
  * The reply about a confirmed debit was lost: it may be stored already. Staff are told not to
@@ -22,7 +23,7 @@ export function DebitMayBeStored({
       </p>
       <p className="notice-detail">{t('giftCard.mayBeStoredDetail')}</p>
       {checking ? (
-        <p role="status">{t('giftCard.checkingDebit')}</p>
+        <Busy>{t('giftCard.checkingDebit')}</Busy>
       ) : (
         <button type="button" className="button" onClick={onCheck}>
           {t('giftCard.checkDebit')}

@@ -8,6 +8,7 @@ import { useKiosk } from '../hooks/use-store.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useStores } from '../stores/stores-context.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
+import { Busy } from './Busy.tsx';
 
 /**
  * The integration profile: how the Commerce API shapes what its specification leaves open. An
@@ -105,7 +106,7 @@ export function ProfileForm({
           {t('setup.checkService')}
         </button>
       </div>
-      {checking && <p role="status">{t('setup.checking')}</p>}
+      {checking && <Busy>{t('setup.checking')}</Busy>}
       {contractError && <ErrorNotice error={contractError} />}
       {contract && (
         <div

@@ -3,6 +3,7 @@ import type { SaleView } from '../stores/customer-store.ts';
 import type { DocumentRef } from '../stores/document-store.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { OtherFields } from './OtherFields.tsx';
+import { Busy } from './Busy.tsx';
 
 /**
  * A sale opened from the customer's history, as the service computed it: its lines and totals,
@@ -28,7 +29,7 @@ export function SaleDetail({
     <div className="sale-detail" data-testid="sale-detail">
       <h4>{t('sale.title', { number })}</h4>
       {view.error && <ErrorNotice error={view.error} />}
-      {!view.error && sale === null && <p role="status">{t('common.loading')}</p>}
+      {!view.error && sale === null && <Busy>{t('common.loading')}</Busy>}
       {sale && (
         <>
           {sale.lines !== null && sale.lines.length > 0 && (

@@ -2,6 +2,7 @@ import type { SavLogView } from '../stores/customer-store.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { recordStatus } from './record-status.ts';
+import { Busy } from './Busy.tsx';
 
 /** The public log of an after-sales case, oldest entry first as the service lists it. */
 export function SavLog({ log, number }: { readonly log: SavLogView; readonly number: string }) {
@@ -10,7 +11,7 @@ export function SavLog({ log, number }: { readonly log: SavLogView; readonly num
     <div className="sav-log" data-testid="sav-log">
       <h4>{t('savLog.title', { number })}</h4>
       {log.error && <ErrorNotice error={log.error} />}
-      {!log.error && log.entries === null && <p role="status">{t('common.loading')}</p>}
+      {!log.error && log.entries === null && <Busy>{t('common.loading')}</Busy>}
       {log.entries?.length === 0 && <p>{t('savLog.empty')}</p>}
       {log.entries && log.entries.length > 0 && (
         <ol className="log-list">

@@ -67,6 +67,7 @@ export const en = {
   'availability.searchHint': 'Name, reference or EAN',
   'availability.results': 'Products found',
   'availability.searching': 'Searching…',
+  'availability.emptyHint': 'Check the spelling, or try the EAN or the reference on the label.',
   'availability.noResults': 'No product matches “{text}”.',
   'availability.noProducts': 'No product in the catalogue.',
   'availability.count': 'Products found: {count}',

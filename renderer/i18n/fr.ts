@@ -66,6 +66,8 @@ export const fr: Catalogue = {
   'availability.searchHint': 'Nom, référence ou EAN',
   'availability.results': 'Produits trouvés',
   'availability.searching': 'Recherche…',
+  'availability.emptyHint':
+    'Vérifiez l’orthographe, ou essayez l’EAN ou la référence de l’étiquette.',
   'availability.noResults': 'Aucun produit ne correspond à « {text} ».',
   'availability.noProducts': 'Aucun produit dans le catalogue.',
   'availability.count': 'Produits trouvés : {count}',

@@ -1,3 +1,4 @@
+import { SearchX } from 'lucide-react';
 import { useCallback, useId } from 'react';
 import type { SearchHit } from '../../shared/ipc/catalog.ts';
 import { AnswerSourceNote } from '../components/AnswerSourceNote.tsx';
@@ -9,6 +10,7 @@ import { VirtualList } from '../components/VirtualList.tsx';
 import { useKiosk } from '../hooks/use-store.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useStores } from '../stores/stores-context.tsx';
+import { Busy } from '../components/Busy.tsx';
 
 /** Matches `.virtual-row` in kiosk.css: two lines of large type and a touch margin. */
 export const PRODUCT_ROW_HEIGHT = 104;
@@ -91,18 +93,26 @@ export function AvailabilityScreen() {
         {error && (
           <ErrorNotice error={error} onRetry={() => void availability.getState().search()} />
         )}
-        <VirtualList
-          items={hits}
-          rowHeight={PRODUCT_ROW_HEIGHT}
-          label={t('availability.results')}
-          getKey={keyOf}
-          renderRow={renderRow}
-          onEndReached={loadMore}
-        />
+        {meta && hits.length === 0 && !searching && !error ? (
+          // Nothing found is an answer, said where the list would be, with what to try next.
+          <div className="empty-state" data-testid="results-empty">
+            <SearchX aria-hidden="true" size={48} strokeWidth={1.5} />
+            <p>{t('availability.emptyHint')}</p>
+          </div>
+        ) : (
+          <VirtualList
+            items={hits}
+            rowHeight={PRODUCT_ROW_HEIGHT}
+            label={t('availability.results')}
+            getKey={keyOf}
+            renderRow={renderRow}
+            onEndReached={loadMore}
+          />
+        )}
       </div>
       {productId !== null && (
         <div className="detail-pane">
-          {detailLoading && !detail && <p role="status">{t('product.loading')}</p>}
+          {detailLoading && !detail && <Busy>{t('product.loading')}</Busy>}
           {detailError && (
             <>
               <ErrorNotice

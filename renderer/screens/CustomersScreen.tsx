@@ -9,6 +9,7 @@ import { useI18n } from '../i18n/use-i18n.ts';
 import { secondCriteria } from '../stores/customer-store.ts';
 import type { DocumentRef } from '../stores/document-store.ts';
 import { useStores } from '../stores/stores-context.tsx';
+import { Busy } from '../components/Busy.tsx';
 
 export function CustomersScreen() {
   const { t } = useI18n();
@@ -56,7 +57,7 @@ export function CustomersScreen() {
           {t('customers.newSearch')}
         </button>
       )}
-      {phase === 'searching' && <p role="status">{t('customers.searching')}</p>}
+      {phase === 'searching' && <Busy>{t('customers.searching')}</Busy>}
       {phase === 'failed' && error && <ErrorNotice error={error} />}
       {phase === 'none' && (
         <p role="status" className="notice notice-info" data-testid="customer-none">

@@ -9,6 +9,7 @@ import { PrintJobProgress } from '../components/PrintJobProgress.tsx';
 import { useKiosk } from '../hooks/use-store.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useStores } from '../stores/stores-context.tsx';
+import { Busy } from '../components/Busy.tsx';
 
 export function DocumentsScreen() {
   const { t, fmt } = useI18n();
@@ -41,7 +42,7 @@ export function DocumentsScreen() {
       {!document && <p className="hint">{t('documents.none')}</p>}
       <DocumentChooser onFind={(next) => void documents.getState().find(next)} />
       {lookup?.phase === 'finding' && (
-        <p role="status">{t('documents.finding', { number: lookup.number })}</p>
+        <Busy>{t('documents.finding', { number: lookup.number })}</Busy>
       )}
       {lookup?.phase === 'none' && (
         <div className="notice notice-info" role="status" data-testid="document-not-found">
@@ -61,7 +62,7 @@ export function DocumentsScreen() {
             <h2 id="document-heading" data-testid="document-heading">
               {title}
             </h2>
-            {previewLoading && <p role="status">{t('documents.loadingPreview')}</p>}
+            {previewLoading && <Busy>{t('documents.loadingPreview')}</Busy>}
             {noInvoice && (
               <p className="notice notice-info" role="status" data-testid="document-no-invoice">
                 {t('documents.noInvoiceYet', { number })}

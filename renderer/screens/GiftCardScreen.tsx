@@ -12,6 +12,7 @@ import { useKiosk } from '../hooks/use-store.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { amountValue } from '../input/amount-entry.ts';
 import { useStores } from '../stores/stores-context.tsx';
+import { Busy } from '../components/Busy.tsx';
 
 export function GiftCardScreen() {
   const { t, fmt } = useI18n();
@@ -106,7 +107,7 @@ export function GiftCardScreen() {
             cards={recentCards}
             onOpen={(giftCardId) => void giftCard.getState().openCard(giftCardId)}
           />
-          {looking && <p role="status">{t('common.loading')}</p>}
+          {looking && <Busy>{t('common.loading')}</Busy>}
           {lookupError && <ErrorNotice error={lookupError} />}
           {card && <GiftCardSummary card={card} waitingAmount={waitingAmount} />}
           {lostReply && confirmation && (
@@ -165,7 +166,7 @@ export function GiftCardScreen() {
                 {t('giftCard.notDebitable', { status: recordStatus(blockedStatus, t) })}
               </p>
             )}
-            {debiting && <p role="status">{t('giftCard.debiting')}</p>}
+            {debiting && <Busy>{t('giftCard.debiting')}</Busy>}
           </form>
         )}
       </div>

@@ -127,6 +127,29 @@ test('with a shop chosen, a product it does not carry is still listed, saying wh
   );
 });
 
+test('nothing found is said where the list would be, with what to try next', async () => {
+  rendered = await renderKiosk(<AvailabilityScreen />, {
+    handlers: { searchProducts: () => ok({ source: 'mirror', asOf: NOW, hits: [] }) },
+  });
+  const empty = await screen.findByTestId('results-empty');
+  expect(empty.textContent).toBe(
+    'Check the spelling, or try the EAN or the reference on the label.',
+  );
+  expect(screen.queryByRole('region', { name: 'Products found' })).toBeNull();
+});
+
+test('a product being read shows a turning wheel in place', async () => {
+  rendered = await renderKiosk(<AvailabilityScreen />, {
+    // The product's answer never comes: what stays on screen is the wait.
+    handlers: { getProduct: () => new Promise(() => {}) },
+  });
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('button', { name: /Lave-linge 1/ }));
+  const wait = (await screen.findByText('Loading the product…')).closest('.busy');
+  expect(wait?.getAttribute('role')).toBe('status');
+  expect(wait?.querySelector('svg.busy-wheel')).not.toBeNull();
+});
+
 test('a long result list loads its next page when scrolled to the end', async () => {
   const page = (offset: number) => Array.from({ length: 100 }, (_, i) => hit(offset + i));
   rendered = await renderKiosk(<AvailabilityScreen />, {
