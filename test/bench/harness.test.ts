@@ -109,3 +109,20 @@ test('refuses two benchmarks with the same name before running any', async () =>
   ).rejects.toThrow('two benchmarks are named "same"');
   expect(ran).toBe(false);
 });
+
+test('a partial run keeps the earlier figures it does not measure and replaces those it does', async () => {
+  const kept = [
+    { name: 'measured again', value: 9, unit: 'ms' },
+    { name: 'not in this run', value: 5, unit: 'ms', baseline: 2, ratio: 2.5 },
+  ];
+  const list: Benchmark[] = [
+    { name: 'measured again', unit: 'ms', run: async () => ({ value: 3 }) },
+  ];
+
+  await runBenchmarks(list, outFile, { log, kept });
+
+  expect(await readResults()).toEqual([
+    { name: 'not in this run', value: 5, unit: 'ms', baseline: 2, ratio: 2.5 },
+    { name: 'measured again', value: 3, unit: 'ms' },
+  ]);
+});

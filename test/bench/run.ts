@@ -9,6 +9,8 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export interface RunOptions {
   /** Where the table goes; tests pass a collector to keep their output clean. */
   readonly log?: (line: string) => void;
+  /** Figures of an earlier run written back first: those of a benchmark this run has are dropped. */
+  readonly kept?: readonly BenchResult[];
 }
 
 /**
@@ -20,7 +22,7 @@ export interface RunOptions {
 export async function runBenchmarks(
   list: readonly Benchmark[],
   outFile: string,
-  { log = console.log }: RunOptions = {},
+  { log = console.log, kept = [] }: RunOptions = {},
 ): Promise<BenchResult[]> {
   const names = new Set<string>();
   for (const { name } of list) {
@@ -39,7 +41,9 @@ export async function runBenchmarks(
   }
 
   if (results.length > 0) log(formatTable(results));
-  await writeFile(outFile, `${JSON.stringify(results, null, 2)}\n`);
+  const measured = new Set(list.map((benchmark) => benchmark.name));
+  const written = [...kept.filter((result) => !measured.has(result.name)), ...results];
+  await writeFile(outFile, `${JSON.stringify(written, null, 2)}\n`);
   if (failures.length > 0) {
     throw new AggregateError(failures, `${failures.length} of ${list.length} benchmarks failed`);
   }
@@ -102,18 +106,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   if (list.length === 0) console.log('no benchmarks found (test/bench/**/*.bench.ts)');
   const outFile = resolve(repoRoot, 'bench-results.json');
   // A partial run replaces its own figures only: the others are read back and kept.
-  const kept: BenchResult[] = [];
+  let kept: BenchResult[] = [];
   if (filters.length > 0) {
     try {
-      const previous = JSON.parse(await readFile(outFile, 'utf8')) as BenchResult[];
-      const names = new Set(list.map((benchmark) => benchmark.name));
-      kept.push(...previous.filter((result) => !names.has(result.name)));
+      kept = JSON.parse(await readFile(outFile, 'utf8')) as BenchResult[];
     } catch {
       // No earlier run, or one that cannot be read: this run's figures alone.
     }
   }
-  const results = await runBenchmarks(list, outFile);
-  if (kept.length > 0) {
-    await writeFile(outFile, `${JSON.stringify([...kept, ...results], null, 2)}\n`);
-  }
+  await runBenchmarks(list, outFile, { kept });
 }
