@@ -72,3 +72,21 @@ test('the main action of every screen is in view at 1366x768, 1920x1080 and 1080
   await nav.nth(2).click();
   await saveScreen(page, testInfo, 'gift-card-offline-1366x768');
 });
+
+test('a product open beside the list: each pane scrolls on its own, the screen itself never', async ({
+  page,
+  kiosk,
+}) => {
+  await openKiosk(page, kiosk);
+  await page.getByRole('searchbox', { name: 'Search products' }).fill('lave');
+  await page.getByRole('region', { name: 'Products found' }).getByRole('button').first().click();
+  await expect(page.getByRole('article')).toBeVisible();
+  for (const size of sizes) {
+    await page.setViewportSize(size);
+    const main = await page.locator('main').evaluate((element) => ({
+      scroll: element.scrollHeight,
+      client: element.clientHeight,
+    }));
+    expect(main.scroll, `${size.width}x${size.height}`).toBeLessThanOrEqual(main.client + 1);
+  }
+});
