@@ -1,3 +1,4 @@
+import { TriangleAlert } from 'lucide-react';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 
@@ -25,7 +26,7 @@ export function CatalogAsOf() {
       className={failure ? 'status-item status-warning' : 'status-item'}
       data-testid="catalog-as-of"
     >
-      {failure && <span aria-hidden="true">⚠ </span>}
+      {failure && <TriangleAlert aria-hidden="true" size={18} className="status-icon" />}
       {text}
     </span>
   );

@@ -1,3 +1,4 @@
+import { Wifi, WifiLow, WifiOff } from 'lucide-react';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
@@ -9,7 +10,12 @@ const labels: Readonly<Record<'online' | 'degraded' | 'offline', MessageKey>> = 
   offline: 'connectivity.offline',
 };
 
-const symbols = { online: '●', degraded: '◐', offline: '○' } as const;
+const icons = { online: Wifi, degraded: WifiLow, offline: WifiOff } as const;
+
+function Icon({ of }: { readonly of: keyof typeof icons }) {
+  const Drawn = icons[of];
+  return <Drawn aria-hidden="true" size={18} strokeWidth={2.5} className="pill-icon" />;
+}
 
 /** Online, degraded or offline as main sees the service, and a way to check again now. */
 export function ConnectivityIndicator() {
@@ -24,7 +30,7 @@ export function ConnectivityIndicator() {
         data-testid="connectivity"
         data-state={connectivity ?? 'unknown'}
       >
-        <span aria-hidden="true">{connectivity ? symbols[connectivity] : '…'}</span>{' '}
+        {connectivity ? <Icon of={connectivity} /> : <span aria-hidden="true">…</span>}{' '}
         {t(connectivity ? labels[connectivity] : 'connectivity.unknown')}
       </span>
       <button

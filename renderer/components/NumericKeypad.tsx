@@ -1,3 +1,5 @@
+import { Delete } from 'lucide-react';
+import type { ReactNode } from 'react';
 import type { AmountKey } from '../input/amount-entry.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 
@@ -25,7 +27,7 @@ export function NumericKeypad({
 }) {
   const { t, locale } = useI18n();
   const separator = locale === 'fr' ? ',' : '.';
-  const key = (value: AmountKey, text: string, name: string, className = 'key') => (
+  const key = (value: AmountKey, text: ReactNode, name: string, className = 'key') => (
     <button
       key={value}
       type="button"
@@ -45,7 +47,7 @@ export function NumericKeypad({
         ? key('.', separator, t('keypad.decimal'))
         : key('clear', t('keypad.clearShort'), t('keypad.clear'), 'key key-action')}
       {key('0', '0', '0')}
-      {key('back', '⌫', t('keypad.delete'), 'key key-action')}
+      {key('back', <Delete aria-hidden="true" size={30} />, t('keypad.delete'), 'key key-action')}
       {decimal &&
         key('clear', t('keypad.clearShort'), t('keypad.clear'), 'key key-action key-wide')}
     </div>

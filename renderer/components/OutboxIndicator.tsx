@@ -1,3 +1,4 @@
+import { TriangleAlert } from 'lucide-react';
 import { HeldDebitCode } from '../../shared/ipc/gift-cards.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useNow } from '../hooks/use-now.ts';
@@ -33,7 +34,7 @@ export function OutboxIndicator() {
       data-testid="outbox-indicator"
       onClick={() => navigation.getState().go('giftCard')}
     >
-      {warn && <span aria-hidden="true">⚠ </span>}
+      {warn && <TriangleAlert aria-hidden="true" size={18} className="status-icon" />}
       {waiting === 0
         ? t('outbox.none')
         : t('outbox.pending', {

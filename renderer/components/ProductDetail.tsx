@@ -1,3 +1,4 @@
+import { ArrowLeft } from 'lucide-react';
 import type { GetProductReply, ShopAvailability } from '../../shared/ipc/catalog.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { AnswerSourceNote } from './AnswerSourceNote.tsx';
@@ -58,7 +59,7 @@ export function ProductDetail({
   return (
     <article className="product-detail" aria-labelledby="product-detail-name">
       <button type="button" className="button" onClick={onBack}>
-        <span aria-hidden="true">← </span>
+        <ArrowLeft aria-hidden="true" size={20} />
         {t('product.back')}
       </button>
       <div className="product-head">
