@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { useState, type FormEvent } from 'react';
 import { KioskSettings, type KioskSettingsChanges } from '../../shared/ipc/status.ts';
 import { supportedLocales, type Locale } from '../i18n/locale.ts';
@@ -5,16 +6,66 @@ import type { MessageKey } from '../i18n/catalogue.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { Field } from './Field.tsx';
+import { ChoiceRow } from './ChoiceRow.tsx';
 import { PrinterPicker } from './PrinterPicker.tsx';
 import { ShopPicker } from './ShopPicker.tsx';
 
 const languageNames: Readonly<Record<Locale, string>> = { fr: 'Français', en: 'English' };
 
-const keyboardChoices: readonly (readonly [KioskSettings['onScreenKeyboard'], MessageKey])[] = [
-  ['auto', 'setup.keyboardAuto'],
-  ['on', 'setup.keyboardOn'],
-  ['off', 'setup.keyboardOff'],
-];
+type KeyboardChoice = KioskSettings['onScreenKeyboard'];
+const keyboardChoices: readonly KeyboardChoice[] = ['auto', 'on', 'off'];
+const keyboardLabels: Readonly<Record<KeyboardChoice, MessageKey>> = {
+  auto: 'setup.keyboardAuto',
+  on: 'setup.keyboardOn',
+  off: 'setup.keyboardOff',
+};
+
+/** A whole number as typed, and what it is once read: kept as text so staff see what they typed. */
+interface NumberEntry {
+  readonly text: string;
+  readonly set: (text: string) => void;
+  readonly value: number;
+  readonly valid: boolean;
+  /** Valid, and not what is saved. */
+  readonly changed: boolean;
+}
+
+function useNumberEntry(saved: number, rule: z.ZodType<number>): NumberEntry {
+  const [text, set] = useState(String(saved));
+  const value = Number(text);
+  const valid = rule.safeParse(value).success;
+  return { text, set, value, valid, changed: valid && value !== saved };
+}
+
+function WholeNumberField({
+  label,
+  entry,
+  min,
+  max,
+}: {
+  readonly label: string;
+  readonly entry: NumberEntry;
+  readonly min: number;
+  readonly max: number;
+}) {
+  return (
+    <Field label={label}>
+      {(id) => (
+        <input
+          id={id}
+          className="input"
+          type="number"
+          inputMode="numeric"
+          min={min}
+          max={max}
+          aria-invalid={!entry.valid}
+          value={entry.text}
+          onChange={(event) => entry.set(event.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
 
 /** The kiosk's shop, default printer and language; only what changed is sent. */
 export function KioskSettingsForm({
@@ -32,22 +83,16 @@ export function KioskSettingsForm({
   const [shopId, setShopId] = useState(settings.shopId);
   const [printer, setPrinter] = useState(settings.printer);
   const [locale, setLocale] = useState<Locale>(settings.locale);
-  const [idle, setIdle] = useState(String(settings.idleReturnSeconds));
-  const idleSeconds = Number(idle);
-  const idleValid = KioskSettings.shape.idleReturnSeconds.safeParse(idleSeconds).success;
+  const idle = useNumberEntry(settings.idleReturnSeconds, KioskSettings.shape.idleReturnSeconds);
   const [keyboard, setKeyboard] = useState(settings.onScreenKeyboard);
-  const [gap, setGap] = useState(String(settings.scanMaxGapMs));
-  const gapMs = Number(gap);
-  const gapValid = KioskSettings.shape.scanMaxGapMs.safeParse(gapMs).success;
+  const gap = useNumberEntry(settings.scanMaxGapMs, KioskSettings.shape.scanMaxGapMs);
 
   const changes: KioskSettingsChanges = {
     ...(shopId !== settings.shopId ? { shopId } : {}),
     ...(printer !== settings.printer ? { printer } : {}),
     ...(locale !== settings.locale ? { locale } : {}),
-    ...(idleValid && idleSeconds !== settings.idleReturnSeconds
-      ? { idleReturnSeconds: idleSeconds }
-      : {}),
-    ...(gapValid && gapMs !== settings.scanMaxGapMs ? { scanMaxGapMs: gapMs } : {}),
+    ...(idle.changed ? { idleReturnSeconds: idle.value } : {}),
+    ...(gap.changed ? { scanMaxGapMs: gap.value } : {}),
     ...(keyboard !== settings.onScreenKeyboard ? { onScreenKeyboard: keyboard } : {}),
   };
   const changed = Object.keys(changes).length > 0;
@@ -96,58 +141,22 @@ export function KioskSettingsForm({
           ))}
         </div>
       </div>
-      <Field label={t('setup.idleReturn')}>
-        {(id) => (
-          <input
-            id={id}
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={3600}
-            aria-invalid={!idleValid}
-            value={idle}
-            onChange={(event) => setIdle(event.target.value)}
-          />
-        )}
-      </Field>
+      <WholeNumberField label={t('setup.idleReturn')} entry={idle} min={0} max={3_600} />
       <div className="field">
-        <span className="field-label" id="setup-keyboard">
-          {t('setup.keyboard')}
-        </span>
-        <div className="choice-row" role="group" aria-labelledby="setup-keyboard">
-          {keyboardChoices.map(([option, key]) => (
-            <button
-              key={option}
-              type="button"
-              className="button choice"
-              aria-pressed={option === keyboard}
-              onClick={() => setKeyboard(option)}
-            >
-              {t(key)}
-            </button>
-          ))}
-        </div>
+        <span className="field-label">{t('setup.keyboard')}</span>
+        <ChoiceRow
+          label={t('setup.keyboard')}
+          options={keyboardChoices}
+          value={keyboard}
+          onChoose={setKeyboard}
+          labelOf={(option) => t(keyboardLabels[option])}
+        />
       </div>
-      <Field label={t('setup.scanMaxGap')}>
-        {(id) => (
-          <input
-            id={id}
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={5}
-            max={500}
-            aria-invalid={!gapValid}
-            value={gap}
-            onChange={(event) => setGap(event.target.value)}
-          />
-        )}
-      </Field>
+      <WholeNumberField label={t('setup.scanMaxGap')} entry={gap} min={5} max={500} />
       <button
         type="submit"
         className="button button-primary"
-        disabled={saving || !changed || !idleValid || !gapValid}
+        disabled={saving || !changed || !idle.valid || !gap.valid}
       >
         {t('setup.save')}
       </button>

@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MessageName, ReplyOf, RequestOf } from '../../../shared/ipc/contract.ts';
-import type { IpcResult } from '../../../shared/ipc/errors.ts';
+import type { MessageName, RequestOf } from '../../../shared/ipc/contract.ts';
 import {
   ambiguousEmail,
   demoCustomers,
   demoGiftCards,
   demoSales,
 } from '../../../sandbox/data/demo.ts';
-import { ADMIN_PIN, KIOSK_PAGE, type KioskFixture, startKioskFixture } from './support.ts';
+import { ADMIN_PIN, type KioskFixture, replyTo, send, startKioskFixture } from './support.ts';
 
 /**
  * The kiosk on a service that shapes every 'not shown' record its own way (the alternate
@@ -30,13 +29,10 @@ beforeAll(async () => {
 });
 afterAll(() => fixture.close());
 
-const call = async <N extends MessageName>(name: N, request: RequestOf<N>) =>
-  (await fixture.router.handle(`kiosk:${name}`, request, KIOSK_PAGE)) as IpcResult<ReplyOf<N>>;
-const value = async <N extends MessageName>(name: N, request: RequestOf<N>) => {
-  const result = await call(name, request);
-  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
-  return result.value;
-};
+const call = <N extends MessageName>(name: N, request: RequestOf<N>) =>
+  send(fixture, name, request);
+const value = <N extends MessageName>(name: N, request: RequestOf<N>) =>
+  replyTo(fixture, name, request);
 
 describe('the default profile on a service shaped another way', { timeout: 30_000 }, () => {
   it('reads degrade to "not provided", nothing breaks, and what the service gave is kept', async () => {

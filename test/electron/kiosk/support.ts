@@ -9,6 +9,7 @@ import {
   createKioskServices,
 } from '../../../electron/kiosk/kiosk-services.ts';
 import type { Logger } from '../../../electron/logging/redacting-logger.ts';
+import type { IpcResult, MessageName, ReplyOf, RequestOf } from '../../../shared/ipc/index.ts';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.ts';
 
 export const APP_ORIGIN = 'app://kiosk';
@@ -82,4 +83,26 @@ export async function startKioskFixture(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A message sent as the kiosk's own page sends it; the result as the renderer gets it. */
+export async function send<N extends MessageName>(
+  fixture: KioskFixture,
+  name: N,
+  request: RequestOf<N>,
+): Promise<IpcResult<ReplyOf<N>>> {
+  return (await fixture.router.handle(`kiosk:${name}`, request, KIOSK_PAGE)) as IpcResult<
+    ReplyOf<N>
+  >;
+}
+
+/** The reply to a message that must succeed; a failure throws, naming the message. */
+export async function replyTo<N extends MessageName>(
+  fixture: KioskFixture,
+  name: N,
+  request: RequestOf<N>,
+): Promise<ReplyOf<N>> {
+  const result = await send(fixture, name, request);
+  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
+  return result.value;
 }

@@ -183,6 +183,36 @@ test('a PIN check answered after setup was left opens nothing', async () => {
 
 const noCredentials = { configured: false, backend: null, writable: true, problem: null };
 
+test('idle return, scanner timing and the on-screen keyboard: checked as typed, saved with the PIN', async () => {
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: {
+      updateSettings: (r) => ok(settingsReply(applyChanges(settings, r.changes))),
+    },
+  });
+  const user = await typePin('1234');
+  await screen.findByRole('heading', { name: 'This kiosk' });
+  const idle = screen.getByLabelText(
+    'Back to the start screen after this many seconds untouched (0: never)',
+  );
+  const save = screen.getByRole('button', { name: 'Save' });
+  await user.clear(idle);
+  await user.type(idle, '10');
+  // Under 30 s (and not 0) would pull the screen from under a customer being served.
+  expect(idle.getAttribute('aria-invalid')).toBe('true');
+  expect(save).toHaveProperty('disabled', true);
+  await user.clear(idle);
+  await user.type(idle, '120');
+  await user.click(
+    within(screen.getByRole('group', { name: 'On-screen keyboard' })).getByRole('button', {
+      name: 'Always',
+    }),
+  );
+  await user.click(save);
+  expect(rendered.kiosk.callsOf('updateSettings')).toEqual([
+    { adminPin: '1234', changes: { idleReturnSeconds: 120, onScreenKeyboard: 'on' } },
+  ]);
+});
+
 test('provisioned credentials are shown as they are: no field to edit, no Save that cannot work', async () => {
   rendered = await renderKiosk(<SetupScreen />, {
     handlers: {

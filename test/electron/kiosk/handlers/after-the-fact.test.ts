@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { IpcResult, MessageName, ReplyOf, RequestOf } from '../../../../shared/ipc/index.ts';
+import type { MessageName, RequestOf } from '../../../../shared/ipc/index.ts';
 import { localDateOf } from '../../../../electron/outbox/index.ts';
 import { demoGiftCards } from '../../../../sandbox/data/demo.ts';
-import { KIOSK_PAGE, type KioskFixture, startKioskFixture } from '../support.ts';
+import { KIOSK_PAGE, type KioskFixture, replyTo, startKioskFixture } from '../support.ts';
 
 /** A debit refused after the fact, as the screens reach it: through the router to the outbox. */
 
@@ -13,13 +13,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => fixture?.close());
 
-async function call<N extends MessageName>(name: N, request: RequestOf<N>): Promise<ReplyOf<N>> {
-  const result = (await fixture.router.handle(`kiosk:${name}`, request, KIOSK_PAGE)) as IpcResult<
-    ReplyOf<N>
-  >;
-  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
-  return result.value;
-}
+const call = <N extends MessageName>(name: N, request: RequestOf<N>) =>
+  replyTo(fixture, name, request);
 
 it('a refused debit is unresolved, with the masked number read, until collected another way', async () => {
   const card = await call('getGiftCard', { giftCardId: demoGiftCards.lowBalance });

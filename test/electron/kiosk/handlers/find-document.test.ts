@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDocument } from '../../../../electron/kiosk/document-finder.ts';
-import type { IpcResult, MessageName, ReplyOf, RequestOf } from '../../../../shared/ipc/index.ts';
+import type { MessageName, RequestOf } from '../../../../shared/ipc/index.ts';
 import { defaultProfile } from '../../../../shared/profile/index.ts';
 import { demoSales, demoSav } from '../../../../sandbox/data/demo.ts';
-import { KIOSK_PAGE, type KioskFixture, startKioskFixture } from '../support.ts';
+import { type KioskFixture, replyTo, startKioskFixture } from '../support.ts';
 
 /**
  * Documents found by the number on the receipt, through the router to the sandbox over HTTP:
@@ -16,13 +16,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => fixture?.close());
 
-async function call<N extends MessageName>(name: N, request: RequestOf<N>): Promise<ReplyOf<N>> {
-  const result = (await fixture.router.handle(`kiosk:${name}`, request, KIOSK_PAGE)) as IpcResult<
-    ReplyOf<N>
-  >;
-  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
-  return result.value;
-}
+const call = <N extends MessageName>(name: N, request: RequestOf<N>) =>
+  replyTo(fixture, name, request);
 
 describe('findDocument', { timeout: 30_000 }, () => {
   it('finds a sale by its printed number, typed in lower case with spaces', async () => {

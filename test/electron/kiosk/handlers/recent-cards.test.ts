@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { IpcResult, MessageName, ReplyOf, RequestOf } from '../../../../shared/ipc/index.ts';
+import type { MessageName, RequestOf } from '../../../../shared/ipc/index.ts';
 import { demoGiftCards } from '../../../../sandbox/data/demo.ts';
-import { KIOSK_PAGE, type KioskFixture, startKioskFixture } from '../support.ts';
+import { type KioskFixture, replyTo, startKioskFixture } from '../support.ts';
 
 /** The last cards read on this kiosk, through the router from the card cache (real SQLite). */
 
@@ -11,13 +11,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => fixture?.close());
 
-async function call<N extends MessageName>(name: N, request: RequestOf<N>): Promise<ReplyOf<N>> {
-  const result = (await fixture.router.handle(`kiosk:${name}`, request, KIOSK_PAGE)) as IpcResult<
-    ReplyOf<N>
-  >;
-  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
-  return result.value;
-}
+const call = <N extends MessageName>(name: N, request: RequestOf<N>) =>
+  replyTo(fixture, name, request);
 
 it('newest first, masked numbers only: no balance, status or holder leaves main', async () => {
   expect((await call('listRecentCards', {})).cards).toEqual([]);

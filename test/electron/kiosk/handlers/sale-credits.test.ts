@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IpcResult, MessageName, ReplyOf, RequestOf } from '../../../../shared/ipc/index.ts';
+import type { MessageName, RequestOf } from '../../../../shared/ipc/index.ts';
 import { demoGiftCards, demoSales } from '../../../../sandbox/data/demo.ts';
-import { KIOSK_PAGE, type KioskFixture, startKioskFixture } from '../support.ts';
+import { type KioskFixture, replyTo, startKioskFixture } from '../support.ts';
 
 /**
  * A sale's credits, read through the profile on both service shapes: the gift card it was paid
@@ -26,13 +26,8 @@ describe.each([
   }, 60_000);
   afterAll(() => fixture?.close());
 
-  async function call<N extends MessageName>(name: N, request: RequestOf<N>): Promise<ReplyOf<N>> {
-    const result = (await fixture.router.handle(`kiosk:${name}`, request, KIOSK_PAGE)) as IpcResult<
-      ReplyOf<N>
-    >;
-    if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
-    return result.value;
-  }
+  const call = <N extends MessageName>(name: N, request: RequestOf<N>) =>
+    replyTo(fixture, name, request);
 
   it('names the gift card a sale was paid with, and no card for its credit note', async () => {
     const sale = await call('getSale', { saleId: demoSales.withCredits });
