@@ -10,6 +10,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { build, preview } from 'vite';
 import { startKiosk } from '../e2e/support/kiosk-host.ts';
 import type { Benchmark, Measurement } from './benchmark.ts';
+import { chromiumLaunchOptions } from '../e2e/support/chromium.ts';
 
 /**
  * The kiosk UI as staff meet it: how much the renderer weighs on the wire, how long from
@@ -35,17 +36,7 @@ function productionBuild(): Promise<string> {
 }
 
 async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch(chromiumLaunchOptions);
 }
 
 const median = (values: readonly number[]) => {

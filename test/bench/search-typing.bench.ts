@@ -10,6 +10,7 @@ import { fixedCredentials } from '../../electron/kiosk/credential-store.ts';
 import { createKioskServices } from '../../electron/kiosk/kiosk-services.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import type { Benchmark } from './benchmark.ts';
+import { chromiumLaunchOptions } from '../e2e/support/chromium.ts';
 
 /**
  * Staff typing in Availability over a 100,000-product mirror, in Chromium through the loopback
@@ -114,17 +115,7 @@ function measureTyping(): Promise<TypingFigures> {
         throw new Error(`the mirror holds ${outcome.fullSync?.products} products of ${PRODUCTS}`);
       }
       const host = await startBrowserHost({ services, rendererDir, port: 0 });
-      const browser = await chromium.launch({
-        executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-          '--disable-sync',
-        ],
-      });
+      const browser = await chromium.launch(chromiumLaunchOptions);
       try {
         const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
         await page.addInitScript(instrumentation);

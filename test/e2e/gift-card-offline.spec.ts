@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Page } from '@playwright/test';
 import { demoGiftCardBalances, demoGiftCards } from '../../sandbox/data/demo.ts';
 import { startPrivateCups, type PrivateCups } from '../support/cups.ts';
 import { saveScreen } from './support/evidence.ts';
 import { startKiosk, type RunningKiosk } from './support/kiosk-host.ts';
+import { findCard, keypad } from './support/gift-card.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
 import { addFault, clearFaults, ledger } from './support/sandbox-control.ts';
 
@@ -24,25 +24,6 @@ test.afterAll(async () => {
   await kiosk?.close();
   await cups?.stop();
 });
-
-async function findCard(page: Page, giftCardId: string) {
-  await page.getByRole('navigation').getByRole('button', { name: 'Gift card' }).click();
-  const next = page.getByRole('button', { name: 'Next card' });
-  if (await next.isVisible()) await next.click();
-  await page.getByLabel('Card number (type or scan)').fill(giftCardId);
-  await page.getByRole('button', { name: 'Find card' }).click();
-  await expect(page.getByTestId('gift-card')).toBeVisible();
-}
-
-/** Types the amount on the on-screen keypad, as staff do. */
-async function keypad(page: Page, keys: string) {
-  const pad = page.getByRole('group', { name: 'Numeric keypad' });
-  for (const key of keys) {
-    await pad
-      .getByRole('button', { name: key === '.' ? 'Decimal separator' : key, exact: true })
-      .click();
-  }
-}
 
 test('offline: a card read earlier within its balance, over it refused, a never-seen card by the policy; back online, sent within 5 s; a debit refused after the fact is resolved', async ({
   page,

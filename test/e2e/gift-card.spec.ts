@@ -1,26 +1,9 @@
-import type { Page } from '@playwright/test';
 import { demoGiftCardBalances, demoGiftCards } from '../../sandbox/data/demo.ts';
 import { expectAccessible, saveScreen } from './support/evidence.ts';
+import { findCard, keypad } from './support/gift-card.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
 import { addFault, clearFaults, ledger } from './support/sandbox-control.ts';
 import { serviceShapes } from './support/services.ts';
-
-async function findCard(page: Page, giftCardId: string) {
-  await page.getByRole('navigation').getByRole('button', { name: 'Gift card' }).click();
-  await page.getByLabel('Card number (type or scan)').fill(giftCardId);
-  await page.getByRole('button', { name: 'Find card' }).click();
-  await expect(page.getByTestId('gift-card')).toBeVisible();
-}
-
-/** Types the amount on the on-screen keypad, as staff do. */
-async function keypad(page: Page, keys: string) {
-  const pad = page.getByRole('group', { name: 'Numeric keypad' });
-  for (const key of keys) {
-    await pad
-      .getByRole('button', { name: key === '.' ? 'Decimal separator' : key, exact: true })
-      .click();
-  }
-}
 
 for (const service of serviceShapes) {
   test.describe(service.name, () => {

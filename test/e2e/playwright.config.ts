@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './support/chromium.ts';
 
 export default defineConfig({
   testDir: '.',
@@ -15,18 +16,6 @@ export default defineConfig({
     // The kiosk's landscape screen; the portrait one (1080×1920) is set by the tests that need it.
     viewport: { width: 1920, height: 1080 },
     trace: 'retain-on-failure',
-    launchOptions: {
-      // Debian's chromium: these machines cannot download Playwright's own browser build.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        // Without these Chromium opens many connections at start-up that the closed network refuses.
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
 });

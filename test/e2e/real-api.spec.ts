@@ -1,7 +1,7 @@
-import type { Page } from '@playwright/test';
 import { demoGiftCards } from '../../sandbox/data/demo.ts';
 import { expectAccessible, saveScreen } from './support/evidence.ts';
 import { ADMIN_PIN } from './support/kiosk-host.ts';
+import { findCard, keypad } from './support/gift-card.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
 import { addFault, clearFaults, ledger } from './support/sandbox-control.ts';
 import { alternateProfileFile } from './support/services.ts';
@@ -13,23 +13,6 @@ import { alternateProfileFile } from './support/services.ts';
  * administrator gives the right profile in Setup it is applied exactly once.
  */
 test.use({ kioskOptions: { dialect: 'alternate' } });
-
-const keypad = (page: Page) => page.getByRole('group', { name: 'Numeric keypad' });
-
-async function pressKeys(page: Page, keys: string) {
-  for (const key of keys) {
-    await keypad(page)
-      .getByRole('button', { name: key === '.' ? 'Decimal separator' : key, exact: true })
-      .click();
-  }
-}
-
-async function lookUpCard(page: Page, giftCardId: string) {
-  await page.getByRole('navigation').getByRole('button', { name: 'Gift card' }).click();
-  await page.getByLabel('Card number (type or scan)').fill(giftCardId);
-  await page.getByRole('button', { name: 'Find card' }).click();
-  await expect(page.getByTestId('gift-card')).toBeVisible();
-}
 
 test('the wrong profile degrades visibly and holds the debit; the right one in Setup applies it once', async ({
   page,
@@ -46,7 +29,7 @@ test('the wrong profile degrades visibly and holds the debit; the right one in S
   await expect(page.getByTestId('results-status')).toHaveText(/^Products found: [1-9]/);
 
   // The card's balance lives elsewhere on this service: said plainly, the rest of what it gave kept.
-  await lookUpCard(page, demoGiftCards.active);
+  await findCard(page, demoGiftCards.active);
   const card = page.getByTestId('gift-card');
   await expect(page.getByTestId('gift-card-balance')).toHaveText('not provided by the service');
   await expect(card).toContainText('funds.remaining');
@@ -55,9 +38,9 @@ test('the wrong profile degrades visibly and holds the debit; the right one in S
 
   // Offline, a card never read on this kiosk is debited within the store's risk limit.
   await addFault(kiosk.sandboxUrl, { kind: 'reset' });
-  await lookUpCard(page, demoGiftCards.lowBalance);
+  await findCard(page, demoGiftCards.lowBalance);
   await expect(page.getByTestId('connectivity')).toHaveAttribute('data-state', 'offline');
-  await pressKeys(page, '4');
+  await keypad(page, '4');
   await page.getByRole('button', { name: 'Debit €4.00' }).click();
   await expect(page.getByTestId('debit-outcome')).toHaveAttribute('data-outcome', 'storedOffline');
 
@@ -78,7 +61,7 @@ test('the wrong profile degrades visibly and holds the debit; the right one in S
 
   // An administrator gives this service's profile; "Check the service" finds everything.
   await page.getByRole('navigation').getByRole('button', { name: 'Setup' }).click();
-  await pressKeys(page, ADMIN_PIN);
+  await keypad(page, ADMIN_PIN);
   await page.getByRole('button', { name: 'Unlock' }).click();
   const form = page.getByTestId('profile-form');
   await expect(form.getByTestId('profile-in-use')).toContainText('The built-in profile');
@@ -100,7 +83,7 @@ test('the wrong profile degrades visibly and holds the debit; the right one in S
   });
   const debits = await ledger(kiosk.sandboxUrl, demoGiftCards.lowBalance);
   expect(debits.map((debit) => [debit.amount, debit.balanceAfter])).toEqual([[4, 0.5]]);
-  await lookUpCard(page, demoGiftCards.active);
+  await findCard(page, demoGiftCards.active);
   await expect(page.getByTestId('gift-card-balance')).toHaveText('€114.50');
   expect(consoleProblems).toEqual([]);
 });

@@ -7,22 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { demoGiftCards, demoSales } from '../../sandbox/data/demo.ts';
 import { shopIds } from '../../sandbox/data/referentials.ts';
+import { chromiumLaunchOptions } from './support/chromium.ts';
 import { ADMIN_PIN, startKiosk } from './support/kiosk-host.ts';
 import { readSandbox } from './support/sandbox-api.ts';
 
 const out = fileURLToPath(new URL('../../docs/screens/', import.meta.url));
 const kiosk = await startKiosk({ shopId: shopIds.lyon });
-const browser = await chromium.launch({
-  executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions);
 
 const nav = (page: Page, index: number) =>
   page.getByRole('navigation').getByRole('button').nth(index).click();
