@@ -7,6 +7,7 @@ import { ApiFailure, invalidRequest, notFound } from './errors.ts';
 import { type Fault, FaultSpec } from './faults.ts';
 import type { LedgerEntry } from './ledger.ts';
 import type { RateLimitSettings } from './rate-limit.ts';
+import type { RequestRateSecond } from './request-rate.ts';
 import { failureOutcome, send } from './routes.ts';
 import type { SandboxState } from './state.ts';
 import { parseJsonBody, parseQuery, singleValuedQuery, type RawQuery } from './validation.ts';
@@ -40,6 +41,12 @@ import { parseJsonBody, parseQuery, singleValuedQuery, type RawQuery } from './v
  *   GET    /__sandbox/ledger[?giftCardId=]      { debits: [{ giftCardId, usageId, amount, currency,
  *                                               idempotencyKey, reference, accountId, at, balanceAfter }] }
  *   PUT    /__sandbox/rate-limit                { capacity, refillPerSecond }
+ *   PUT    /__sandbox/rate-limit/service        { capacity, refillPerSecond } one bucket for all callers
+ *   DELETE /__sandbox/rate-limit/service        no service-wide limit
+ *   GET    /__sandbox/request-rate[?since=]     { seconds: [{ second, admitted, limited }] }: requests
+ *                                               that met the limiter, per second (epoch s, sandbox clock)
+ *   POST   /__sandbox/outage                    every request but these routes' loses its connection
+ *   DELETE /__sandbox/outage                    the outage ends → { active, dropped }
  *   PUT    /__sandbox/idempotency               { retentionMs }
  */
 
@@ -54,6 +61,12 @@ const accountView = (account: Account): AccountView => ({
   scopes: [...account.scopes],
   revoked: account.revoked,
 });
+
+export interface OutageView {
+  readonly active: boolean;
+  /** Requests whose connection was dropped, over every outage so far. */
+  readonly dropped: number;
+}
 
 /** The same controls in process, for embedders and tests that start the sandbox themselves. */
 export class SandboxControl {
@@ -146,6 +159,31 @@ export class SandboxControl {
     this.#state.rateLimiter.configure(settings);
   }
 
+  /** One bucket for the whole service on top of the per-caller ones; null removes it. */
+  setServiceRateLimit(settings: RateLimitSettings | null): void {
+    this.#state.rateLimiter.configureService(settings);
+  }
+
+  /** Requests that met the limiter, per second (epoch seconds, sandbox clock). */
+  requestRate(sinceSecond?: number): RequestRateSecond[] {
+    return this.#state.rateLimiter.rate.list(sinceSecond);
+  }
+
+  /** Every caller loses its connections until `endOutage` (the control surface stays up). */
+  beginOutage(): OutageView {
+    this.#state.outage.begin();
+    return this.outage();
+  }
+
+  endOutage(): OutageView {
+    this.#state.outage.end();
+    return this.outage();
+  }
+
+  outage(): OutageView {
+    return { active: this.#state.outage.active, dropped: this.#state.outage.dropped };
+  }
+
   setIdempotencyRetention(ms: number): void {
     this.#state.idempotency.retentionMs = ms;
   }
@@ -159,6 +197,8 @@ export class SandboxControl {
       accounts: this.accounts(),
       faults: state.faults.list(),
       rateLimit: state.rateLimiter.settings,
+      serviceRateLimit: state.rateLimiter.serviceSettings,
+      outage: this.outage(),
       idempotencyRetentionMs: state.idempotency.retentionMs,
       tokenTtlSeconds: state.tokens.ttlSeconds,
     };
@@ -179,6 +219,15 @@ const RateLimitBody = z.strictObject({
 const RetentionBody = z.strictObject({ retentionMs: z.number().int().min(0) });
 const TtlBody = z.strictObject({ seconds: z.number().int().min(1) });
 const LedgerQuery = z.strictObject({ giftCardId: z.string().min(1).optional() });
+const RequestRateQuery = z.strictObject({
+  since: z
+    .string()
+    .regex(/^\d{1,12}$/, 'whole seconds since the epoch')
+    .transform(Number)
+    .optional(),
+});
+/** Routes that read query parameters; every other control route refuses any. */
+const queryRoutes = new Set(['/ledger', '/request-rate']);
 
 function bodyOf<S extends z.ZodType>(schema: S, request: FastifyRequest): z.output<S> {
   return parseJsonBody(schema, request.headers['content-type'], request.body as string | undefined)
@@ -191,6 +240,7 @@ function emailOf(request: FastifyRequest): string {
 
 export function registerControl(app: FastifyInstance, state: SandboxState): void {
   const control = new SandboxControl(state);
+  state.outage.attach(app);
   const route = (
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
@@ -202,8 +252,7 @@ export function registerControl(app: FastifyInstance, state: SandboxState): void
       url: `/__sandbox${url}`,
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         try {
-          // No control route takes query parameters but the ledger's.
-          if (url !== '/ledger')
+          if (!queryRoutes.has(url))
             parseQuery(undefined, singleValuedQuery(request.query as RawQuery));
           return send(reply, { status, headers: {}, payload: { json: await answer(request) } });
         } catch (error) {
@@ -289,6 +338,22 @@ export function registerControl(app: FastifyInstance, state: SandboxState): void
     control.setRateLimit(settings);
     return settings;
   });
+  route('PUT', '/rate-limit/service', (request) => {
+    const settings = bodyOf(RateLimitBody, request);
+    control.setServiceRateLimit(settings);
+    return settings;
+  });
+  route('DELETE', '/rate-limit/service', () => {
+    control.setServiceRateLimit(null);
+    return { serviceRateLimit: null };
+  });
+  route('GET', '/request-rate', (request) => {
+    const { since } = parseQuery(RequestRateQuery, singleValuedQuery(request.query as RawQuery));
+    return { seconds: control.requestRate(since) };
+  });
+  route('POST', '/outage', () => control.beginOutage());
+  route('DELETE', '/outage', () => control.endOutage());
+
   route('PUT', '/idempotency', (request) => {
     const { retentionMs } = bodyOf(RetentionBody, request);
     control.setIdempotencyRetention(retentionMs);

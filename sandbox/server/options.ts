@@ -19,6 +19,8 @@ export interface SandboxOptions {
   readonly idempotencyRetentionMs?: number;
   /** Per-account token bucket (default: generous). */
   readonly rateLimit?: RateLimitSettings;
+  /** One token bucket for the whole service, on top of the per-account ones (default: none). */
+  readonly serviceRateLimit?: RateLimitSettings;
   /** When set, the simulated store activity advances by one step every this many real ms. */
   readonly activityIntervalMs?: number;
   /**

@@ -1,5 +1,6 @@
 import type { SandboxClock } from './clock.ts';
 import { rateLimited } from './errors.ts';
+import { RequestRateRecorder } from './request-rate.ts';
 
 export interface RateLimitSettings {
   /** Bucket size: the burst an account may send at once. */
@@ -16,22 +17,48 @@ interface Bucket {
   at: number;
 }
 
+/** Refills `bucket` up to now; the seconds until it holds one token (0: it has one). */
+function refill(bucket: Bucket, settings: RateLimitSettings, now: number): number {
+  bucket.tokens = Math.min(
+    settings.capacity,
+    bucket.tokens + ((now - bucket.at) / 1000) * settings.refillPerSecond,
+  );
+  bucket.at = now;
+  if (bucket.tokens >= 1) return 0;
+  return settings.refillPerSecond > 0 ? (1 - bucket.tokens) / settings.refillPerSecond : 3600;
+}
+
 /**
- * A token bucket per caller (the account, or the client address for `POST /auth`). A refused
- * request answers 429 with `Retry-After`: the whole seconds until one token is back.
+ * A token bucket per caller (the account, or the client address for `POST /auth`), and, when
+ * set, one bucket for the whole service: a fleet of kiosks is a load on the service, not on one
+ * account. A request takes a token from both; a refused one takes none and answers 429 with
+ * `Retry-After`: the whole seconds until both buckets hold a token again. Every request that
+ * meets the limiter is counted per second (`rate`).
  */
 export class RateLimiter {
   readonly #clock: SandboxClock;
   readonly #buckets = new Map<string, Bucket>();
+  readonly rate = new RequestRateRecorder();
   #settings: RateLimitSettings;
+  #service: { settings: RateLimitSettings; bucket: Bucket } | null = null;
 
-  constructor(clock: SandboxClock, settings: RateLimitSettings = defaultRateLimit) {
+  constructor(
+    clock: SandboxClock,
+    settings: RateLimitSettings = defaultRateLimit,
+    service?: RateLimitSettings,
+  ) {
     this.#clock = clock;
     this.#settings = settings;
+    if (service) this.configureService(service);
   }
 
   get settings(): RateLimitSettings {
     return this.#settings;
+  }
+
+  /** The service-wide limit; null when only the per-caller buckets apply. */
+  get serviceSettings(): RateLimitSettings | null {
+    return this.#service?.settings ?? null;
   }
 
   /** New settings start every bucket full. */
@@ -40,26 +67,35 @@ export class RateLimiter {
     this.#buckets.clear();
   }
 
-  reset(): void {
-    this.#buckets.clear();
+  /** A service-wide limit (null: none), its bucket full. */
+  configureService(settings: RateLimitSettings | null): void {
+    this.#service =
+      settings === null
+        ? null
+        : { settings, bucket: { tokens: settings.capacity, at: this.#clock.nowMs() } };
   }
 
-  /** Takes one token for `key` or throws the 429. */
+  reset(): void {
+    this.#buckets.clear();
+    if (this.#service) this.configureService(this.#service.settings);
+    this.rate.clear();
+  }
+
+  /** Takes one token for `key` (and one of the service's) or throws the 429. */
   take(key: string): void {
     const now = this.#clock.nowMs();
-    const { capacity, refillPerSecond } = this.#settings;
-    const bucket = this.#buckets.get(key) ?? { tokens: capacity, at: now };
-    bucket.tokens = Math.min(
-      capacity,
-      bucket.tokens + ((now - bucket.at) / 1000) * refillPerSecond,
-    );
-    bucket.at = now;
+    const bucket = this.#buckets.get(key) ?? { tokens: this.#settings.capacity, at: now };
     this.#buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return;
+    const wait = Math.max(
+      refill(bucket, this.#settings, now),
+      this.#service ? refill(this.#service.bucket, this.#service.settings, now) : 0,
+    );
+    if (wait > 0) {
+      this.rate.record(now, 'limited');
+      throw rateLimited(wait);
     }
-    const wait = refillPerSecond > 0 ? (1 - bucket.tokens) / refillPerSecond : 3600;
-    throw rateLimited(wait);
+    bucket.tokens -= 1;
+    if (this.#service) this.#service.bucket.tokens -= 1;
+    this.rate.record(now, 'admitted');
   }
 }

@@ -12,6 +12,7 @@ import { IdempotencyStore } from './idempotency.ts';
 import { DebitLedger } from './ledger.ts';
 import { type Logger, createLogger } from './log.ts';
 import { type SandboxOptions, defaultSeed, defaultTokenTtlSeconds } from './options.ts';
+import { NetworkOutage } from './outage.ts';
 import { RateLimiter } from './rate-limit.ts';
 
 /**
@@ -29,6 +30,8 @@ export class SandboxState {
   readonly idempotency: IdempotencyStore;
   readonly ledger = new DebitLedger();
   readonly faults: FaultInjector;
+  /** Set from the control surface only. */
+  readonly outage = new NetworkOutage();
   readonly log: Logger;
   /** How 'not shown' shapes look on the wire; the handlers always speak the default dialect. */
   readonly dialect: Dialect;
@@ -49,7 +52,7 @@ export class SandboxState {
       this.accounts,
       options.tokenTtlSeconds ?? defaultTokenTtlSeconds,
     );
-    this.rateLimiter = new RateLimiter(this.clock, options.rateLimit);
+    this.rateLimiter = new RateLimiter(this.clock, options.rateLimit, options.serviceRateLimit);
     this.idempotency = new IdempotencyStore(this.clock, options.idempotencyRetentionMs);
     this.faults = new FaultInjector(this.seed);
     this.data = this.#seed();
