@@ -108,7 +108,17 @@ function boundaryRules({
  * entry points that nothing imports (preload.ts belongs to the shell).
  */
 const FOUNDATIONS = ['api', 'logging', 'storage'];
-const SERVICES = ['catalog', 'contract', 'credentials', 'ipc', 'outbox', 'printing', 'profile'];
+const SERVICES = [
+  'catalog',
+  'contract',
+  'credentials',
+  'health',
+  'ipc',
+  'metrics',
+  'outbox',
+  'printing',
+  'profile',
+];
 const ROOTS = ['cli', 'host', 'kiosk'];
 const ENTERED_BY_INDEX = [...FOUNDATIONS, ...SERVICES, 'kiosk'];
 

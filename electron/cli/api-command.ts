@@ -24,7 +24,8 @@ export const apiUsage = `usage:
   kioskctl [global flags] api <operationId> [--param name=value ...]
            [--body <json>|@<file>] [--idempotency-key <key>] [--out <file>]
   kioskctl api --list
-  kioskctl catalog|outbox|print|printers|credentials ... --help   (the other commands, each with its own help)
+  kioskctl status [--json]   the kiosk's health, what to run first (kioskctl status --help)
+  kioskctl catalog|outbox|print|printers|credentials|contract|status ... --help   (the other commands, each with its own help)
 
 global flags, taken by every command (each ignores those it has no use for), before or after its own:
   --base-url      the Commerce API base URL (or env KIOSK_API_BASE_URL)
@@ -83,7 +84,7 @@ async function run({ globals, name, args }: CommandLine, io: Io): Promise<number
       'USAGE',
       name === undefined
         ? 'missing command (kioskctl --help)'
-        : `unknown command "${name}" (commands: api, catalog, outbox, print, printers, credentials; kioskctl --help)`,
+        : `unknown command "${name}" (commands: api, status, catalog, outbox, print, printers, credentials, contract; kioskctl --help)`,
     );
   }
   const [operationId, ...extra] = positionals;

@@ -4,7 +4,11 @@ import {
   createApiClient,
   type Credentials,
 } from '../api/index.ts';
-import { CliCredentialsError, loadCliCredentials } from '../credentials/index.ts';
+import {
+  CliCredentialsError,
+  type CliCredentialsSource,
+  loadCliCredentials,
+} from '../credentials/index.ts';
 import { ApiBaseUrl } from '../../shared/ipc/status.ts';
 import { CommandError, type GlobalFlags, type Io, messageOf } from './command.ts';
 
@@ -56,9 +60,21 @@ export function requireApiBaseUrl(globals: GlobalFlags, env: Io['env']): string 
  * set (so `--base-url` cannot send them elsewhere), else to the base URL of this command.
  */
 export async function loadCredentials(globals: GlobalFlags, env: Io['env']): Promise<Credentials> {
+  return (await loadCredentialsWithSource(globals, env)).credentials;
+}
+
+/** The same, with where they came from (`kioskctl status` names it; never their values). */
+export async function loadCredentialsWithSource(
+  globals: GlobalFlags,
+  env: Io['env'],
+): Promise<{ credentials: Credentials; source: CliCredentialsSource }> {
   let credentials: Credentials;
+  let source: CliCredentialsSource;
   try {
-    ({ credentials } = await loadCliCredentials({ credentialsFile: globals.credentialsFile, env }));
+    ({ credentials, source } = await loadCliCredentials({
+      credentialsFile: globals.credentialsFile,
+      env,
+    }));
   } catch (error) {
     if (error instanceof CliCredentialsError) throw new CommandError('CONFIG', error.message);
     throw error;
@@ -72,7 +88,7 @@ export async function loadCredentials(globals: GlobalFlags, env: Io['env']): Pro
       `the integration account belongs to ${origin}, not to ${originOf(baseUrl)}: nothing was sent (give the base URL of ${origin}, or store the account of that API with "kioskctl credentials set --base-url <url>")`,
     );
   }
-  return { ...credentials, origin };
+  return { credentials: { ...credentials, origin }, source };
 }
 
 function originOf(baseUrl: string | undefined): string | undefined {

@@ -48,6 +48,10 @@ export async function main(
         const { runContractCommand } = await import('./contract-command.ts');
         return await runContractCommand(argv, { io });
       }
+      case 'status': {
+        const { runStatusCommand } = await import('./status-command.ts');
+        return await runStatusCommand(argv, { io });
+      }
       case 'print':
       case 'printers': {
         const { runPrintCommand } = await import('./print-command.ts');

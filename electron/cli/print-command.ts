@@ -119,13 +119,7 @@ async function run(
     io.stdout(printUsage);
     return printExitCodes.ok;
   }
-  const cupsServer = globals.cupsServer ?? nonEmpty(io.env['KIOSK_CUPS_SERVER']);
-  if (
-    cupsServer !== undefined &&
-    !/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$|^\//.test(cupsServer)
-  ) {
-    throw new CommandError('USAGE', '--cups-server must be host:port (or a socket path)');
-  }
+  const cupsServer = cupsServerOf(globals, io.env);
 
   if (command === 'printers') {
     if (rest.length > 0) throw new CommandError('USAGE', `unexpected argument "${rest[0]}"`);
@@ -241,6 +235,18 @@ async function backendFor(
   if (context.backend) return { backend: context.backend, why: 'given by the caller' };
   // No Electron here: on Windows this is a clear refusal, not a guess.
   return chooseBackend({ config: { cupsServer }, platform: context.platform ?? process.platform });
+}
+
+/** The CUPS scheduler: `--cups-server`, else KIOSK_CUPS_SERVER; undefined: the system's own. */
+export function cupsServerOf(globals: GlobalFlags, env: Io['env']): string | undefined {
+  const cupsServer = globals.cupsServer ?? nonEmpty(env['KIOSK_CUPS_SERVER']);
+  if (
+    cupsServer !== undefined &&
+    !/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$|^\//.test(cupsServer)
+  ) {
+    throw new CommandError('USAGE', '--cups-server must be host:port (or a socket path)');
+  }
+  return cupsServer;
 }
 
 function parseCopies(text: string | undefined): number {

@@ -25,4 +25,5 @@ export {
   SettingsStore,
   savedApiBaseUrl,
   savedOfflineLimits,
+  savedSettings,
 } from './settings-store.ts';

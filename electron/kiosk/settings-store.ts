@@ -110,6 +110,11 @@ export function savedOfflineLimits(
   return stripUndefined(readOverrides(dataDir, logger).offlineLimits ?? {});
 }
 
+/** What an administrator saved (only that), for a process beside the kiosk (kioskctl status). */
+export function savedSettings(dataDir: string, logger: Logger = silentLogger): SettingsOverrides {
+  return readOverrides(dataDir, logger);
+}
+
 function readOverrides(dataDir: string, logger: Logger): SettingsOverrides {
   const path = join(dataDir, SETTINGS_FILE);
   let raw: unknown;

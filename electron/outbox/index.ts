@@ -45,7 +45,9 @@ export {
 export { defaultReconcileSettings, type ReconcileSettings } from './reconcile.ts';
 export { defaultSenderRetry, type SenderRetrySettings } from './retry-schedule.ts';
 export {
+  localHolderAlive,
   OutboxSender,
+  SENDER_LEASE,
   type DrainReport,
   type DrainResult,
   type SenderOptions,

@@ -212,7 +212,7 @@ describe('kioskctl api', () => {
     };
     const cases: [readonly string[], Record<string, string>, string, RegExp][] = [
       [['api'], env, 'USAGE', /missing operationId/],
-      [['status'], env, 'USAGE', /unknown command/],
+      [['stats'], env, 'USAGE', /unknown command/],
       [['api', 'fetchEverything'], env, 'USAGE', /unknown operationId/],
       [['api', 'ping', 'extra'], env, 'USAGE', /unexpected argument/],
       [['api', 'listProducts', '--param', 'limit=0'], env, 'INVALID_REQUEST', /query\.limit/],
