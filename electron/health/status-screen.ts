@@ -47,7 +47,10 @@ export function statusScreen(report: HealthReport, exitCode: number): string {
       ? 'none'
       : `${count(attention.count, 'debit')}, ${euros(attention.amount)} not resolved: ${attention.debits
           .slice(0, 5)
-          .map((debit) => `#${debit.id} ${debit.state} ${euros(debit.amount)}`)
+          .map(
+            (debit) =>
+              `#${debit.id} ${debit.state} ${euros(debit.amount)}${debit.code ? ` ${debit.code}` : ''}`,
+          )
           .join(', ')}${attention.count > 5 ? ', ...' : ''}`,
   );
   row(
