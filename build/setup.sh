@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 NODE_VERSION=24.21.0
 DEBIAN_PACKAGES=(
   chromium cups cups-client cups-bsd printer-driver-cups-pdf poppler-utils
-  libsecret-1-dev pkg-config gnome-keyring dbus dbus-x11
+  libsecret-1-dev pkg-config gnome-keyring dbus dbus-x11 prometheus
 )
 
 say() { printf 'setup: %s\n' "$*"; }

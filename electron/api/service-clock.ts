@@ -78,6 +78,7 @@ export class ServiceClock {
   #sync: Sync | undefined;
   #last: ClockInstant | undefined;
   readonly #steps: ClockStep[] = [];
+  #stepCount = 0;
 
   constructor(options: ServiceClockOptions) {
     this.#clock = options.clock;
@@ -98,6 +99,7 @@ export class ServiceClock {
       if (Math.abs(stepMs) > this.#stepThresholdMs + Math.abs(elapsed) * DRIFT) {
         const step = { at: new Date(at.wall).toISOString(), stepMs: Math.round(stepMs) };
         this.#steps.push(step);
+        this.#stepCount += 1;
         if (this.#steps.length > this.#keepSteps) this.#steps.shift();
         this.#logger.warn('api.clock.step', { ...step });
       }
@@ -152,6 +154,11 @@ export class ServiceClock {
       syncedAt: new Date(sync.at.wall).toISOString(),
       steps: this.steps,
     };
+  }
+
+  /** Every step seen since the start, not only the ones kept. */
+  get stepCount(): number {
+    return this.#stepCount;
   }
 
   get steps(): readonly ClockStep[] {

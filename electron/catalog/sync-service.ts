@@ -59,6 +59,8 @@ export interface SyncOutcome {
   readonly kind: SyncKind;
   readonly fullSync: FullSyncResult | null;
   readonly window: Extract<ChangeFeedResult, { outcome: 'applied' }> | null;
+  /** From the lease taken to the mirror up to date, retries of transient failures included. */
+  readonly durationMs: number;
 }
 
 export interface CatalogSyncEvents extends Record<string, unknown> {
@@ -68,6 +70,7 @@ export interface CatalogSyncEvents extends Record<string, unknown> {
     readonly code: string;
     readonly message: string;
     readonly missingScopes?: readonly string[];
+    readonly durationMs: number;
   };
 }
 
@@ -163,6 +166,7 @@ export class CatalogSyncService {
   }
 
   async #run(request: SyncRequest): Promise<SyncOutcome> {
+    const startedAt = this.#clock.now();
     const lease = new Lease(this.#options.database, {
       name: LEASE_NAME,
       owner: this.#owner,
@@ -182,9 +186,10 @@ export class CatalogSyncService {
       }
     };
     try {
-      const outcome = await this.#withTransientRetries(request, () =>
-        this.#syncHeld(request, renew),
-      );
+      const outcome: SyncOutcome = {
+        ...(await this.#withTransientRetries(request, () => this.#syncHeld(request, renew))),
+        durationMs: this.#clock.now() - startedAt,
+      };
       this.mirror.transaction(() => {
         this.mirror.state.delete('forbidden');
         this.mirror.state.delete('lastError');
@@ -192,7 +197,7 @@ export class CatalogSyncService {
       this.events.emit('synced', outcome);
       return outcome;
     } catch (error) {
-      throw this.#failed(error);
+      throw this.#failed(error, this.#clock.now() - startedAt);
     } finally {
       this.#progress = null;
       try {
@@ -222,7 +227,10 @@ export class CatalogSyncService {
     }
   }
 
-  async #syncHeld(request: SyncRequest, renew: () => void): Promise<SyncOutcome> {
+  async #syncHeld(
+    request: SyncRequest,
+    renew: () => void,
+  ): Promise<Omit<SyncOutcome, 'durationMs'>> {
     const { state } = this.mirror;
     const now = this.#clock.now();
     const needsFull =
@@ -286,7 +294,7 @@ export class CatalogSyncService {
   }
 
   /** Records the failure in the status and turns a 403 into the mirror's typed refusal. */
-  #failed(error: unknown): unknown {
+  #failed(error: unknown, durationMs: number): unknown {
     const at = new Date(this.#clock.now()).toISOString();
     let result = error;
     if (error instanceof Forbidden) {
@@ -312,6 +320,7 @@ export class CatalogSyncService {
     this.events.emit('failed', {
       code,
       message,
+      durationMs,
       ...(result instanceof CatalogError && result.missingScopes.length > 0
         ? { missingScopes: result.missingScopes }
         : {}),

@@ -134,6 +134,7 @@ const services = await createKioskServices({
   ...(env['KIOSK_SHOP_ID'] ? { shopId: env['KIOSK_SHOP_ID'] } : {}),
   ...(env['KIOSK_PRINTER'] ? { printing: { printer: env['KIOSK_PRINTER'] } } : {}),
   ...(env['KIOSK_API_PROFILE'] ? { profileFile: env['KIOSK_API_PROFILE'] } : {}),
+  environment: env,
   logger,
 });
 const host = await startBrowserHost({

@@ -230,6 +230,7 @@ export async function createKioskIntegration(
     ...(options.locale === undefined ? {} : { locale: options.locale }),
     ...(options.versions === undefined ? {} : { versions: options.versions }),
     ...(process.env['KIOSK_API_PROFILE'] ? { profileFile: process.env['KIOSK_API_PROFILE'] } : {}),
+    environment: process.env,
     logger,
   });
 

@@ -6,7 +6,7 @@ import {
   localeOfTag,
 } from '../../shared/ipc/status.ts';
 import { ProfileInForce } from '../profile/index.ts';
-import { type CommerceApiClient, createApiClient } from '../api/index.ts';
+import { type CommerceApiClient, type ExchangeEvent, createApiClient } from '../api/index.ts';
 import {
   CatalogQueries,
   type CatalogSyncOptions,
@@ -14,7 +14,12 @@ import {
   onlineProbeOf,
 } from '../catalog/index.ts';
 import { type KioskEventSource, type KioskHandlers, originOf } from '../ipc/index.ts';
-import { type Logger, silentLogger } from '../logging/index.ts';
+import { type Logger, createRedactingLogger, silentLogger, teeLogger } from '../logging/index.ts';
+import {
+  type KioskTelemetry,
+  openKioskTelemetry,
+  resolveMetricsSettings,
+} from '../metrics/index.ts';
 import {
   connectivityOf,
   createApiGateway,
@@ -37,7 +42,8 @@ import { documentHandlers } from './handlers/documents.ts';
 import { printingHandlers } from './handlers/printing.ts';
 import { salesHandlers } from './handlers/sales.ts';
 import { settingsHandlers } from './handlers/settings.ts';
-import { statusHandlers } from './handlers/status.ts';
+import { APP_VERSION, statusHandlers } from './handlers/status.ts';
+import { connectKioskMetrics } from './kiosk-metrics.ts';
 import { type KioskPrintingOptions, openKioskPrinting } from './kiosk-printing.ts';
 import { SettingsStore } from './settings-store.ts';
 import { dayReportView } from './views.ts';
@@ -86,6 +92,11 @@ export interface KioskServicesOptions {
     CatalogSyncOptions,
     'fullResyncIntervalMs' | 'changeFeedIntervalMs' | 'pageSize'
   >;
+  /**
+   * The deployment's environment, for what it may set over the settings file: metrics and logs
+   * to the fleet's monitoring (KIOSK_METRICS_PORT, KIOSK_OTLP_ENDPOINT...). Default: none.
+   */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The kiosk's services behind the IPC router, with their lifecycle. */
@@ -106,6 +117,8 @@ export interface KioskServices {
     readonly catalogQueries: CatalogQueries;
     readonly printQueue: PrintQueue | undefined;
     readonly settings: SettingsStore;
+    /** The metrics' meter and ways out (a loopback Prometheus endpoint, OTLP). */
+    readonly telemetry: KioskTelemetry;
   };
   /** Starts the background work: connectivity probes, the catalogue sync loop, the sender. */
   start(): void;
@@ -120,7 +133,7 @@ export interface KioskServices {
  * Both hosts (Electron and the loopback browser host) build exactly this.
  */
 export async function createKioskServices(options: KioskServicesOptions): Promise<KioskServices> {
-  const logger = options.logger ?? silentLogger;
+  const hostLogger = options.logger ?? silentLogger;
   const startedAt = new Date().toISOString();
   const apiOrigin = originOf(options.api.baseUrl);
   if (apiOrigin === undefined) throw new RangeError('the API base URL is not a valid URL');
@@ -145,8 +158,21 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
       scanMaxGapMs: DEFAULT_SCAN_MAX_GAP_MS,
       onScreenKeyboard: 'auto',
     },
-    logger,
+    hostLogger,
   );
+  const telemetry = await openKioskTelemetry(
+    resolveMetricsSettings(settings.current.telemetry, options.environment ?? {}),
+    { storeId: settings.current.shopId, version: APP_VERSION },
+  );
+  const otlpSink = telemetry.logSink;
+  // The collector gets the same redacted records as the kiosk's own log.
+  const logger =
+    otlpSink === null
+      ? hostLogger
+      : teeLogger(hostLogger, createRedactingLogger({ sink: (line) => otlpSink.write(line) }));
+  if (telemetry.prometheusUrl !== null) {
+    logger.info('kiosk.metrics.endpoint', { url: telemetry.prometheusUrl });
+  }
   const adminGuard = new AdminPin({
     pin: options.adminPin,
     lockoutDir: options.settingsDir ?? options.dataDir,
@@ -154,7 +180,10 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
   });
 
   const database = openDatabase({ dataDir: options.dataDir, schema: kioskSchema });
+  // Set once the services the metrics observe exist; the client reports from its first call.
+  const exchanges: { record?: (event: ExchangeEvent) => void } = {};
   const client = createApiClient({
+    onExchange: (event) => exchanges.record?.(event),
     baseUrl: options.api.baseUrl,
     credentials: options.credentials.provider,
     logger,
@@ -204,6 +233,18 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     printQueue: printing.queue,
     logger,
   });
+  const metrics = connectKioskMetrics({
+    telemetry,
+    client,
+    outbox,
+    sender,
+    catalogSync,
+    printQueue: printing.queue,
+    printBackend: printing.backend,
+    build: { version: APP_VERSION, profile: () => currentProfile().name },
+    logger,
+  });
+  exchanges.record = metrics.recordExchange;
   // Back online: the sender's backoff is lifted and what waited in the outbox goes now.
   const stopWakingSender = client.connectivity.on('change', (change) => {
     if (change.to === 'online') sender.liftBackoff();
@@ -268,6 +309,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
       catalogQueries,
       printQueue: printing.queue,
       settings,
+      telemetry,
     },
     start() {
       const probeMs = options.connectivityProbeMs ?? 15_000;
@@ -279,10 +321,12 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     close() {
       closing ??= (async () => {
         events.close();
+        metrics.close();
         stopWakingSender();
         await Promise.allSettled([catalogSync.stop(), sender.stop(), printing.close()]);
         client.close();
         database.close();
+        await telemetry.close();
       })();
       return closing;
     },

@@ -27,3 +27,4 @@ export {
   silentLogger,
 } from './redacting-logger.ts';
 export { type StreamSinkOptions, createStreamSink } from './stream-sink.ts';
+export { teeLogger } from './tee-logger.ts';

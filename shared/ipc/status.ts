@@ -5,6 +5,7 @@ import { AdminPin, EmptyRequest, IsoTime } from './common.ts';
 import { ConnectivityState, OutboxLimits } from './gift-cards.ts';
 import { defineMessage } from './message.ts';
 import { PrinterName } from './printing.ts';
+import { TelemetrySettings } from './telemetry.ts';
 
 /** Status, settings and setup. Nothing here ever returns a credential or a token. */
 
@@ -185,6 +186,8 @@ export const KioskSettings = z.strictObject({
    * touch-only kiosk has no keyboard) and not in a desktop browser.
    */
   onScreenKeyboard: z.enum(['auto', 'on', 'off']),
+  /** Metrics and logs to the fleet's monitoring; absent: off (the environment may still turn them on). */
+  telemetry: TelemetrySettings.optional(),
 });
 export type KioskSettings = z.infer<typeof KioskSettings>;
 
@@ -211,6 +214,7 @@ export const KioskSettingsChanges = z.strictObject({
   idleReturnSeconds: KioskSettings.shape.idleReturnSeconds.optional(),
   scanMaxGapMs: KioskSettings.shape.scanMaxGapMs.optional(),
   onScreenKeyboard: KioskSettings.shape.onScreenKeyboard.optional(),
+  telemetry: TelemetrySettings.optional(),
 });
 export type KioskSettingsChanges = z.infer<typeof KioskSettingsChanges>;
 

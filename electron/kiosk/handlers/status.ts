@@ -18,7 +18,8 @@ export interface StatusHandlerDeps {
   };
 }
 
-const APP_VERSION = readAppVersion();
+/** This build's version (package.json): status lines, metrics. */
+export const APP_VERSION = readAppVersion();
 
 /**
  * What the status bar shows: connectivity, demo mode, versions, where the credentials are, and

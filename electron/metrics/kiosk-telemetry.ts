@@ -1,0 +1,97 @@
+import type { Meter } from '@opentelemetry/api';
+import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchLogRecordProcessor, LoggerProvider } from '@opentelemetry/sdk-logs';
+import {
+  MeterProvider,
+  type MetricReader,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import type { LogSink } from '../logging/index.ts';
+import type { MetricsSettings } from './metrics-settings.ts';
+import { createOtlpLogSink } from './otlp-log-sink.ts';
+import { type PrometheusEndpoint, startPrometheusEndpoint } from './prometheus-endpoint.ts';
+
+export interface TelemetryIdentity {
+  /** The kiosk's shop; null when none is configured. */
+  readonly storeId: string | null;
+  readonly version: string;
+}
+
+/** The meter the kiosk records on, and its ways out; with none configured, a meter that costs nothing. */
+export interface KioskTelemetry {
+  readonly meter: Meter;
+  /** The scrape endpoint's URL, when it is on. */
+  readonly prometheusUrl: string | null;
+  /** The OTLP log sink to add beside the file, when logs go to the collector too. */
+  readonly logSink: LogSink | null;
+  /** Pushes what is pending (metrics and logs) now. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The OpenTelemetry SDK set up for one kiosk: the kiosk and its store as resource attributes
+ * (labels on every series, never inside a metric's own labels), a loopback Prometheus endpoint
+ * and OTLP/HTTP to the fleet's collector as configured.
+ */
+export async function openKioskTelemetry(
+  settings: MetricsSettings,
+  identity: TelemetryIdentity,
+): Promise<KioskTelemetry> {
+  const resource = resourceFromAttributes({
+    'service.name': 'commerce-kiosk',
+    'service.version': identity.version,
+    'service.instance.id': settings.kioskId,
+    'kiosk.id': settings.kioskId,
+    ...(identity.storeId === null ? {} : { 'kiosk.store.id': identity.storeId }),
+  });
+  const readers: MetricReader[] = [];
+  let prometheus: PrometheusEndpoint | undefined;
+  if (settings.prometheusPort !== null) {
+    prometheus = await startPrometheusEndpoint(settings.prometheusPort);
+    readers.push(prometheus.reader);
+  }
+  const otlp = settings.otlpEndpoint?.replace(/\/+$/, '');
+  if (otlp !== undefined) {
+    readers.push(
+      new PeriodicExportingMetricReader({
+        exporter: new OTLPMetricExporter({ url: `${otlp}/v1/metrics` }),
+        exportIntervalMillis: settings.exportIntervalMs,
+        exportTimeoutMillis: Math.min(30_000, settings.exportIntervalMs),
+      }),
+    );
+  }
+  const provider = new MeterProvider({ resource, readers });
+  const logs =
+    otlp !== undefined && settings.otlpLogs
+      ? new LoggerProvider({
+          resource,
+          processors: [
+            new BatchLogRecordProcessor({
+              exporter: new OTLPLogExporter({ url: `${otlp}/v1/logs` }),
+              // Bounded: a collector that is down costs the kiosk at most this many lines of memory.
+              maxQueueSize: 2_048,
+            }),
+          ],
+        })
+      : undefined;
+  const logSink = logs === undefined ? null : createOtlpLogSink(logs);
+
+  let closing: Promise<void> | undefined;
+  return {
+    meter: provider.getMeter('commerce-kiosk', identity.version),
+    prometheusUrl: prometheus?.url ?? null,
+    logSink,
+    async flush() {
+      await Promise.allSettled([provider.forceFlush(), logSink?.flush()]);
+    },
+    close() {
+      closing ??= (async () => {
+        await Promise.allSettled([provider.shutdown(), logSink?.close(), prometheus?.close()]);
+      })();
+      return closing;
+    },
+  };
+}
