@@ -163,6 +163,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
   const telemetry = await openKioskTelemetry(
     resolveMetricsSettings(settings.current.telemetry, options.environment ?? {}),
     { storeId: settings.current.shopId, version: APP_VERSION },
+    hostLogger,
   );
   const otlpSink = telemetry.logSink;
   // The collector gets the same redacted records as the kiosk's own log.

@@ -8,7 +8,7 @@ import {
   type MetricReader,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
-import type { LogSink } from '../logging/index.ts';
+import { type LogSink, type Logger, silentLogger } from '../logging/index.ts';
 import type { MetricsSettings } from './metrics-settings.ts';
 import { createOtlpLogSink } from './otlp-log-sink.ts';
 import { type PrometheusEndpoint, startPrometheusEndpoint } from './prometheus-endpoint.ts';
@@ -39,6 +39,7 @@ export interface KioskTelemetry {
 export async function openKioskTelemetry(
   settings: MetricsSettings,
   identity: TelemetryIdentity,
+  logger: Logger = silentLogger,
 ): Promise<KioskTelemetry> {
   const resource = resourceFromAttributes({
     'service.name': 'commerce-kiosk',
@@ -50,8 +51,13 @@ export async function openKioskTelemetry(
   const readers: MetricReader[] = [];
   let prometheus: PrometheusEndpoint | undefined;
   if (settings.prometheusPort !== null) {
-    prometheus = await startPrometheusEndpoint(settings.prometheusPort);
-    readers.push(prometheus.reader);
+    try {
+      prometheus = await startPrometheusEndpoint(settings.prometheusPort);
+      readers.push(prometheus.reader);
+    } catch (error) {
+      // A port taken by another program costs the fleet this kiosk's figures, not the kiosk.
+      logger.error('kiosk.metrics.endpoint_failed', { port: settings.prometheusPort, error });
+    }
   }
   const otlp = settings.otlpEndpoint?.replace(/\/+$/, '');
   if (otlp !== undefined) {
