@@ -39,6 +39,7 @@ export function connectKioskMetrics(input: KioskMetricsInput): KioskMetrics {
     {
       outbox: () => outbox.summary(),
       senderPaused: () => sender.status.paused?.code ?? null,
+      catalogFailing: () => catalogSync.status().lastError?.code ?? null,
       mirrorAgeSeconds: () => {
         const asOf = catalogSync.status().asOf;
         return asOf === null ? null : Math.max(0, (Date.now() - Date.parse(asOf)) / 1000);

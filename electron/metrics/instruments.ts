@@ -21,6 +21,8 @@ export interface KioskObservations {
   };
   /** Null while it sends; else the code of why it waits for an administrator. */
   readonly senderPaused: () => string | null;
+  /** The code of the last catalogue sync's failure while it is the latest outcome; null: it succeeded. */
+  readonly catalogFailing: () => string | null;
   /** Seconds since the service time the mirror reflects; null before its first sync. */
   readonly mirrorAgeSeconds: () => number | null;
   /** Service time minus kiosk time (ms), null before the first reply; and the wall-clock steps seen. */
@@ -142,6 +144,15 @@ export class KioskInstruments {
       .addCallback((result) => {
         const age = observe.mirrorAgeSeconds();
         if (age !== null) result.observe(age);
+      });
+    meter
+      .createObservableGauge('kiosk.catalog.sync.failing', {
+        description: '1 while the latest catalogue sync failed, with its code; 0 once one succeeds',
+        unit: '1',
+      })
+      .addCallback((result) => {
+        const code = observe.catalogFailing();
+        result.observe(code === null ? 0 : 1, code === null ? {} : { code });
       });
     meter
       .createObservableGauge('kiosk.clock.offset', {

@@ -64,6 +64,7 @@ describe('metrics scraped by Prometheus', { timeout: 120_000 }, () => {
       (value) => value >= 1,
     );
     await prometheus.waitFor(`kiosk_catalog_mirror_age${kiosk}`, (value) => value >= 0);
+    await prometheus.waitFor(`kiosk_catalog_sync_failing${kiosk}`, (value) => value === 0);
     await prometheus.waitFor(
       `sum(kiosk_catalog_sync_duration_count{result="ok",kiosk_id="kiosk-test-1"})`,
       (value) => value >= 1,
