@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
+const sharedDir = fileURLToPath(new URL('./shared/', import.meta.url));
 
 export default defineConfig({
   root: fileURLToPath(new URL('./renderer/', import.meta.url)),
@@ -12,6 +13,14 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist/renderer/', import.meta.url)),
     emptyOutDir: true,
+    rolldownOptions: {
+      treeshake: {
+        // shared/ only declares (schemas, constants, pure functions): a module the renderer
+        // takes nothing from is left out, so the page does not build the Commerce API's schemas
+        // (every operation, the integration profile) that only main uses.
+        moduleSideEffects: (id) => !id.startsWith(sharedDir),
+      },
+    },
   },
   test: {
     projects: [

@@ -7,7 +7,6 @@ import { kioskApi, type KioskApi } from './ipc/index.ts';
 import { NoBridge } from './NoBridge.tsx';
 import { createKioskStores, startKioskStores } from './stores/kiosk-stores.ts';
 import { StoresProvider } from './stores/stores-context.tsx';
-import './styles/kiosk.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('renderer/index.html has no #root element');

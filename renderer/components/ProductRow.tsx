@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { AvailabilityStatus } from '../../shared/api/catalog.ts';
 import type { SearchHit } from '../../shared/ipc/catalog.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
@@ -12,8 +13,11 @@ function shopStatuses(hit: SearchHit): AvailabilityStatus[] {
   return [...seen];
 }
 
-/** One search result: the whole row opens the product. */
-export function ProductRow({
+/**
+ * One search result: the whole row opens the product. Memoised: the list renders again at each
+ * keystroke and each search state, and a row whose hit did not change is not redrawn.
+ */
+export const ProductRow = memo(function ProductRow({
   hit,
   onOpen,
 }: {
@@ -75,4 +79,4 @@ export function ProductRow({
       </span>
     </button>
   );
-}
+});

@@ -18,43 +18,53 @@ export interface Formatters {
 
 const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** Built on first use: each Intl formatter costs the page's start a few milliseconds. */
+function lazy<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
 export function createFormatters(locale: Locale): Formatters {
   const tag = intlTagOf(locale);
-  const money = new Intl.NumberFormat(tag, { style: 'currency', currency: 'EUR' });
-  const integer = new Intl.NumberFormat(tag, { maximumFractionDigits: 0 });
-  const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' });
+  const money = lazy(() => new Intl.NumberFormat(tag, { style: 'currency', currency: 'EUR' }));
+  const integer = lazy(() => new Intl.NumberFormat(tag, { maximumFractionDigits: 0 }));
+  const dateTime = lazy(
+    () => new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }),
+  );
   // Date-only values are calendar days: formatted in UTC so no time zone moves them a day.
-  const date = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' });
+  const date = lazy(() => new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' }));
+  const unit = (name: 'second' | 'minute' | 'hour' | 'day', unitDisplay: 'short' | 'long') =>
+    lazy(() => new Intl.NumberFormat(tag, { style: 'unit', unit: name, unitDisplay }));
   const units = {
-    second: new Intl.NumberFormat(tag, { style: 'unit', unit: 'second', unitDisplay: 'short' }),
-    minute: new Intl.NumberFormat(tag, { style: 'unit', unit: 'minute', unitDisplay: 'short' }),
-    hour: new Intl.NumberFormat(tag, { style: 'unit', unit: 'hour', unitDisplay: 'short' }),
-    day: new Intl.NumberFormat(tag, { style: 'unit', unit: 'day', unitDisplay: 'long' }),
+    second: unit('second', 'short'),
+    minute: unit('minute', 'short'),
+    hour: unit('hour', 'short'),
+    day: unit('day', 'long'),
   };
 
   return {
     locale,
-    money: (amount) => money.format(amount),
+    money: (amount) => money().format(amount),
     dateTime: (iso) => {
       const time = new Date(iso);
-      return Number.isNaN(time.getTime()) ? iso : dateTime.format(time);
+      return Number.isNaN(time.getTime()) ? iso : dateTime().format(time);
     },
     date: (isoDate) => {
       const match = dateOnly.exec(isoDate);
       if (!match) return isoDate;
-      return date.format(
+      return date().format(
         new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))),
       );
     },
-    integer: (value) => integer.format(value),
+    integer: (value) => integer().format(value),
     duration: (ms) => {
       const seconds = Math.max(0, Math.floor(ms / 1000));
-      if (seconds < 60) return units.second.format(seconds);
+      if (seconds < 60) return units.second().format(seconds);
       const minutes = Math.floor(seconds / 60);
-      if (minutes < 60) return units.minute.format(minutes);
+      if (minutes < 60) return units.minute().format(minutes);
       const hours = Math.floor(minutes / 60);
-      if (hours < 48) return units.hour.format(hours);
-      return units.day.format(Math.floor(hours / 24));
+      if (hours < 48) return units.hour().format(hours);
+      return units.day().format(Math.floor(hours / 24));
     },
   };
 }

@@ -1,43 +1,12 @@
 import type { KioskApi } from '../../shared/ipc/contract.ts';
-import { LOOPBACK_TOKEN_FRAGMENT } from '../../shared/ipc/loopback.ts';
+import { withFirstReplies } from './first-calls.ts';
 import { createLoopbackClient } from './loopback-client.ts';
+import { loopbackToken } from './loopback-token.ts';
 
 declare global {
   interface Window {
     /** Exposed by the Electron preload; absent in a plain browser (the loopback host). */
     readonly kiosk?: KioskApi;
-  }
-}
-
-const TOKEN_KEY = 'kiosk.loopbackToken';
-
-/**
- * The loopback host's token: taken from the URL fragment on the first load, kept for this tab
- * in sessionStorage (a reload must keep working), and wiped from the address bar so it is not
- * shown, bookmarked or copied.
- */
-function loopbackToken(): string | undefined {
-  const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ''));
-  const fromUrl = fragment.get(LOOPBACK_TOKEN_FRAGMENT);
-  if (fromUrl !== null && fromUrl !== '') {
-    try {
-      window.sessionStorage.setItem(TOKEN_KEY, fromUrl);
-    } catch {
-      // Storage may be disabled; the token still works until the next reload.
-    }
-    fragment.delete(LOOPBACK_TOKEN_FRAGMENT);
-    const rest = fragment.toString();
-    window.history.replaceState(
-      window.history.state,
-      '',
-      `${window.location.pathname}${window.location.search}${rest === '' ? '' : `#${rest}`}`,
-    );
-    return fromUrl;
-  }
-  try {
-    return window.sessionStorage.getItem(TOKEN_KEY) ?? undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -59,7 +28,12 @@ export function kioskApi(): KioskApi {
       'no kiosk bridge: open the URL the kiosk host printed (it carries the access token)',
     );
   }
-  instance = createLoopbackClient({ origin: window.location.origin, token });
+  instance = createLoopbackClient({
+    origin: window.location.origin,
+    token,
+    // The first screen's requests left while this code was still loading: their replies are used.
+    fetch: withFirstReplies(globalThis.fetch.bind(globalThis)),
+  });
   return instance;
 }
 

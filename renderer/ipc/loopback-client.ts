@@ -39,6 +39,16 @@ export function createLoopbackClient(options: LoopbackClientOptions): KioskApi {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const headers = { 'content-type': 'application/json', [LOOPBACK_TOKEN_HEADER]: options.token };
   const listeners = new Map<string, Set<AnyListener>>();
+  // Built once per message: a schema costs more to build than a small reply costs to check.
+  const replySchemas = new Map<MessageName, ReturnType<typeof ipcResultOf>>();
+  const replySchemaOf = (name: MessageName) => {
+    let schema = replySchemas.get(name);
+    if (schema === undefined) {
+      schema = ipcResultOf(ipcMessages[name].reply);
+      replySchemas.set(name, schema);
+    }
+    return schema;
+  };
   let stream: AbortController | undefined;
 
   async function call(name: MessageName, request: unknown): Promise<IpcResult<unknown>> {
@@ -60,7 +70,7 @@ export function createLoopbackClient(options: LoopbackClientOptions): KioskApi {
     } catch {
       return transportError(`the kiosk host replied HTTP ${response.status} without a result`);
     }
-    const parsed = ipcResultOf(ipcMessages[name].reply).safeParse(body);
+    const parsed = replySchemaOf(name).safeParse(body);
     if (!parsed.success) {
       return transportError(`the kiosk host's reply to ${name} does not match the contract`);
     }

@@ -4,9 +4,9 @@ import type { GetProductReply, SearchHit, SearchProductsReply } from '../../shar
 import type { KioskApi } from '../../shared/ipc/contract.ts';
 import type { IpcError } from '../../shared/ipc/errors.ts';
 import { settle } from './call.ts';
+import { searchRequestOf } from './search-request.ts';
+import { keepUnchangedHits } from './unchanged-hits.ts';
 
-/** The contract's largest page: fewer round trips while a long list is scrolled. */
-export const SEARCH_PAGE_SIZE = 100;
 /** Long enough to skip the keystrokes of a word, short enough to feel like typing. */
 export const SEARCH_DEBOUNCE_MS = 200;
 
@@ -57,28 +57,28 @@ export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
     let generation = 0;
     let detailGeneration = 0;
 
+    /** A page of the current search, and how many hits a full page holds. */
     const request = (offset: number) => {
       const { text, shopId } = get();
-      return settle(
-        api.searchProducts({
-          text: text.trim(),
-          // Around the chosen shop, not only in it: what it does not carry says where it is.
-          ...(shopId === null ? {} : { nearShopId: shopId }),
-          limit: SEARCH_PAGE_SIZE,
-          offset,
-        }),
-      );
+      const page = searchRequestOf(text, shopId, offset);
+      return { limit: page.limit, reply: settle(api.searchProducts(page)) };
     };
 
     const search = async () => {
       clearTimeout(timer);
       const mine = ++generation;
       set({ searching: true, error: null });
-      const reply = await request(0);
+      const { limit, reply: pending } = request(0);
+      const reply = await pending;
       if (mine !== generation) return;
       if (reply.ok) {
         const { hits, ...meta } = reply.value;
-        set({ hits, meta, searching: false, complete: hits.length < SEARCH_PAGE_SIZE });
+        set({
+          hits: keepUnchangedHits(get().hits, hits),
+          meta,
+          searching: false,
+          complete: hits.length < limit,
+        });
       } else {
         set({ hits: [], meta: null, searching: false, complete: true, error: reply.error });
       }
@@ -126,14 +126,15 @@ export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
         if (searching || complete) return;
         const mine = generation;
         set({ searching: true });
-        const reply = await request(hits.length);
+        const { limit, reply: pending } = request(hits.length);
+        const reply = await pending;
         if (mine !== generation) return;
         if (reply.ok) {
           const page = reply.value.hits;
           set({
             hits: [...get().hits, ...page],
             searching: false,
-            complete: page.length < SEARCH_PAGE_SIZE,
+            complete: page.length < limit,
           });
         } else {
           set({ searching: false, complete: true, error: reply.error });

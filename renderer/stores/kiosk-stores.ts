@@ -110,7 +110,10 @@ export function startKioskStores(
   void (async () => {
     // The first screen's data first: the kiosk's shop decides the first search, and the
     // browser host's few connections must not be taken by the status bar's requests before it.
-    await Promise.all([stores.setup.getState().load(), stores.availability.getState().loadShops()]);
+    // The shop list is only the picker's: a slow one (asked of the service while the mirror has
+    // none) must not hold the products back.
+    void stores.availability.getState().loadShops();
+    await stores.setup.getState().load();
     // Without a kiosk shop (or settings) the list starts on every shop.
     if (stores.availability.getState().meta === null && !stores.availability.getState().searching) {
       void stores.availability.getState().search();

@@ -4,6 +4,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { AvailabilityScreen } from '../../../renderer/screens/AvailabilityScreen.tsx';
 import { createFormatters } from '../../../renderer/i18n/formatters.ts';
 import { SEARCH_DEBOUNCE_MS } from '../../../renderer/stores/availability-store.ts';
+import { FIRST_PAGE_SIZE } from '../../../renderer/stores/search-request.ts';
 import { NOW, hit, settingsReply } from '../support/fixtures.ts';
 import { ok } from '../support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
@@ -26,7 +27,7 @@ test('the shop picker starts on the kiosk’s shop, and searching follows the ty
   expect(rendered.kiosk.callsOf('searchProducts')[0]).toEqual({
     text: '',
     nearShopId: 'shop_paris',
-    limit: 100,
+    limit: FIRST_PAGE_SIZE,
     offset: 0,
   });
 
@@ -43,7 +44,7 @@ test('the shop picker starts on the kiosk’s shop, and searching follows the ty
   expect(rendered.kiosk.callsOf('searchProducts').at(-1)).toEqual({
     text: 'lave',
     nearShopId: 'shop_lyon',
-    limit: 100,
+    limit: FIRST_PAGE_SIZE,
     offset: 0,
   });
 });

@@ -1,0 +1,80 @@
+import { LOOPBACK_IPC_PATH, LOOPBACK_TOKEN_HEADER } from '../../shared/ipc/loopback.ts';
+import { searchRequestOf } from '../stores/search-request.ts';
+import { loopbackToken } from './loopback-token.ts';
+
+/**
+ * The first screen's requests, sent by the loopback page before the rest of its code is even
+ * evaluated (React, the screens and every schema of the contract take the browser longer to
+ * evaluate than these round trips take), and handed to the client once it exists.
+ *
+ * Only what the availability screen waits for: the settings (the kiosk's shop), the shops, and
+ * the first page of products around that shop. Each reply is used once, by the client's first
+ * request of that message, and only if that request is the very same (URL and body); it is then
+ * read and checked against the contract like any other reply. Anything else is sent as usual.
+ */
+
+interface FirstCall {
+  readonly url: string;
+  /** Undefined when it was never sent (the settings it depends on did not come). */
+  readonly sent: Promise<{ readonly body: string; readonly reply: Promise<Response> } | undefined>;
+}
+
+const calls: FirstCall[] = [];
+
+export function sendFirstCalls(
+  fetch: typeof globalThis.fetch = globalThis.fetch.bind(globalThis),
+): void {
+  // Inside Electron the preload's IPC needs no head start; without a token nothing can be asked.
+  if (window.kiosk !== undefined || calls.length > 0) return;
+  const token = loopbackToken();
+  if (token === undefined) return;
+  const urlOf = (name: string) => `${window.location.origin}${LOOPBACK_IPC_PATH}${name}`;
+  const send = (name: string, request: unknown) => {
+    const body = JSON.stringify(request);
+    const reply = fetch(urlOf(name), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [LOOPBACK_TOKEN_HEADER]: token },
+      body,
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+    // A failure is the client's to report, when it takes this reply.
+    reply.catch(() => undefined);
+    return { body, reply };
+  };
+  const settings = send('getSettings', {});
+  calls.push({ url: urlOf('getSettings'), sent: Promise.resolve(settings) });
+  calls.push({ url: urlOf('listShops'), sent: Promise.resolve(send('listShops', {})) });
+  calls.push({
+    url: urlOf('searchProducts'),
+    sent: settings.reply
+      .then((response) => response.clone().json())
+      .then((result: unknown) => send('searchProducts', searchRequestOf('', shopIdOf(result), 0)))
+      .catch(() => undefined),
+  });
+}
+
+/** The kiosk's shop in a settings reply not yet checked: a wrong guess only costs the head start. */
+function shopIdOf(result: unknown): string | null {
+  const shopId = (result as { value?: { settings?: { shopId?: unknown } } } | null)?.value?.settings
+    ?.shopId;
+  return typeof shopId === 'string' ? shopId : null;
+}
+
+/** `fetch`, answering each first request from the reply already on its way. */
+export function withFirstReplies(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const index = calls.findIndex((call) => call.url === url);
+    if (index < 0) return fetch(input, init);
+    const [call] = calls.splice(index, 1);
+    const sent = await call!.sent;
+    if (sent === undefined || sent.body !== init?.body) return fetch(input, init);
+    try {
+      return await sent.reply;
+    } catch {
+      // Sent too early (the host was not listening yet): once more, now.
+      return fetch(input, init);
+    }
+  };
+}
