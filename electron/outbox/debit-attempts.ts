@@ -12,6 +12,7 @@ import { classifyFailure, isCredentialsRejected, noteOf, retryAfterOf } from './
 import type { PauseReason } from './events.ts';
 import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
 import type { DebitGateway } from './gateway.ts';
+import { type Durability, GroupCommit } from './group-commit.ts';
 import type { Outbox } from './outbox.ts';
 import { needsReconciliation, reconcile, type ReconcileSettings } from './reconcile.ts';
 import type { RetrySchedule } from './retry-schedule.ts';
@@ -38,6 +39,11 @@ export interface DebitAttemptsOptions {
   readonly stopping: () => boolean;
   /** After a stop, how long an answer that cannot be committed is still retried (the lease TTL). */
   readonly stopGraceMs: number;
+  /**
+   * A definitive answer was queued for the next commit, not committed yet: the card's next
+   * debit may be launched now (`process` with `chained`) so that its mark shares that commit.
+   */
+  readonly onAnswerQueued?: (debit: OutboxDebit) => void;
 }
 
 /** Retries of a commit that failed (the database locked, a full disk): 50 ms doubling to 2 s. */
@@ -75,6 +81,11 @@ export class DebitAttempts {
   readonly #freshServiceTimeMs: number;
   readonly #stopping: () => boolean;
   readonly #stopGraceMs: number;
+  readonly #onAnswerQueued: (debit: OutboxDebit) => void;
+  /** `sending` marks and answers of one turn share a commit. */
+  readonly #commits: GroupCommit;
+  /** The group commit's transaction in which the lease was last renewed, and whether it was. */
+  #leaseRenewal = { transaction: -1, held: false };
   #syncing: Promise<void> | undefined;
   #lastSyncAt: number | undefined;
 
@@ -93,6 +104,8 @@ export class DebitAttempts {
     this.#freshServiceTimeMs = options.freshServiceTimeMs;
     this.#stopping = options.stopping;
     this.#stopGraceMs = options.stopGraceMs;
+    this.#onAnswerQueued = options.onAnswerQueued ?? (() => {});
+    this.#commits = new GroupCommit(options.outbox.db);
   }
 
   /** Whatever a previous holder of the lease left in `sending` is sent again, same key and body. */
@@ -155,29 +168,41 @@ export class DebitAttempts {
     return this.#serviceClock.now();
   }
 
-  /** One attempt on the head of a card's queue, its answer recorded. */
-  async process(head: OutboxDebit): Promise<void> {
+  /**
+   * One attempt on the head of a card's queue, its answer recorded. `chained`: launched while the
+   * answer to the card's previous debit waits for its commit, so that this mark shares it; then
+   * only the plain path is taken (marked, sent), and a debit that needs the service's time, an
+   * expiry or a reconciliation first is left to the sender's next pass, once that answer is in.
+   */
+  async process(head: OutboxDebit, options: { readonly chained?: boolean } = {}): Promise<void> {
     const clock = this.#outbox.clock;
     const maxAgeMs = this.#outbox.limits.maxAgeMs;
+    const chained = options.chained === true;
     // The wall clock may suggest asking the service, never decide: a step of it is no age.
     const looksOld = clock.now() - head.createdAt >= maxAgeMs;
-    const serviceNow = await this.serviceNow(looksOld || head.mayHaveReachedAt !== null);
+    const needsTime = looksOld || head.mayHaveReachedAt !== null;
+    if (chained && needsTime) return;
+    const serviceNow = await this.serviceNow(needsTime);
     this.#dateOpenRows(serviceNow);
     const times = this.#outbox.store.serviceTimes(head.id);
     if (!times) return;
     if (provablyOlderThan(times, serviceNow, maxAgeMs)) {
+      if (chained) return;
       await this.#expireAttempted(head, times, serviceNow);
       return;
     }
     const trusted = this.#isFresh(serviceNow) ? serviceNow : undefined;
     if (needsReconciliation(head, times, trusted, this.#reconcile)) {
+      if (chained) return;
       const verdict = await this.#reconcileBeforeResend(head);
       if (verdict !== 'absent') return;
     }
 
-    const started = this.#serviceClock.instant();
-    const marked = this.#outbox.db.transaction(() => {
-      if (!this.#lease.renew()) return 'lease-lost' as const;
+    let started = this.#serviceClock.instant();
+    // Committed (fsync'd) before the request below is made; other cards' marks may share it.
+    const marked = await this.#commits.run(() => {
+      if (!this.#renewLeaseInCommit()) return 'lease-lost' as const;
+      started = this.#serviceClock.instant();
       return this.#outbox.store.markSending(
         head.id,
         head.attempts,
@@ -185,7 +210,7 @@ export class DebitAttempts {
         this.#serviceClock.boundsAt(started),
         head.idempotencyKey,
       );
-    });
+    }, 'full');
     if (marked === 'lease-lost') {
       this.#onLeaseLost();
       return;
@@ -215,6 +240,18 @@ export class DebitAttempts {
     });
   }
 
+  /**
+   * The lease, renewed in the transaction that marks rows `sending`: still the holder when they
+   * commit. Once per transaction, however many cards' heads it marks.
+   */
+  #renewLeaseInCommit(): boolean {
+    const transaction = this.#commits.transaction;
+    if (this.#leaseRenewal.transaction !== transaction) {
+      this.#leaseRenewal = { transaction, held: this.#lease.renew() };
+    }
+    return this.#leaseRenewal.held;
+  }
+
   async #settle(
     attempt: Attempt,
     outcome: Parameters<Outbox['store']['settleAttempt']>[2],
@@ -225,19 +262,19 @@ export class DebitAttempts {
     // the service replays its receipt, or reconciled from the usages): it may skip the fsync, the
     // second of each attempt. A refusal may not: resent after the key is forgotten, a debit staff
     // were told was refused could go through.
-    const written = await this.#record(debit, () =>
-      this.#outbox.db.transaction(
-        () => {
-          if (bounds) this.#outbox.store.recordAttemptTimes(debit.id, debit.attempts, bounds);
-          return this.#outbox.store.settleAttempt(
-            debit.id,
-            debit.attempts,
-            outcome,
-            this.#outbox.clock.now(),
-          );
-        },
-        { durability: outcome.state === 'applied' ? 'deferred' : 'full' },
-      ),
+    const written = await this.#record(
+      debit,
+      () => {
+        if (bounds) this.#outbox.store.recordAttemptTimes(debit.id, debit.attempts, bounds);
+        return this.#outbox.store.settleAttempt(
+          debit.id,
+          debit.attempts,
+          outcome,
+          this.#outbox.clock.now(),
+        );
+      },
+      outcome.state === 'applied' ? 'deferred' : 'full',
+      () => this.#onAnswerQueued(debit),
     );
     if (!written.recorded) return;
     this.#dateOpenRows(this.#serviceClock.now());
@@ -323,19 +360,18 @@ export class DebitAttempts {
     const { debit } = attempt;
     const bounds = this.#serviceClock.boundsAt(attempt.started);
     // Lost to a power cut, the row is still `sending` and is sent again: no fsync needed.
-    const written = await this.#record(debit, () =>
-      this.#outbox.db.transaction(
-        () => {
-          if (bounds) this.#outbox.store.recordAttemptTimes(debit.id, debit.attempts, bounds);
-          return this.#outbox.store.rescheduleAttempt(
-            debit.id,
-            debit.attempts,
-            retry,
-            this.#outbox.clock.now(),
-          );
-        },
-        { durability: 'deferred' },
-      ),
+    const written = await this.#record(
+      debit,
+      () => {
+        if (bounds) this.#outbox.store.recordAttemptTimes(debit.id, debit.attempts, bounds);
+        return this.#outbox.store.rescheduleAttempt(
+          debit.id,
+          debit.attempts,
+          retry,
+          this.#outbox.clock.now(),
+        );
+      },
+      'deferred',
     );
     // The reply (or the token's) just dated the service's clock: date the rows before anything
     // else may stop this process.
@@ -351,12 +387,25 @@ export class DebitAttempts {
    * until a restart. Only a sender that was stopped gives up, after `stopGraceMs`: the row is
    * then recovered by the next sender like a crash's, resent with the same key.
    */
-  async #record<T>(debit: OutboxDebit, write: () => T): Promise<Recorded<T>> {
+  async #record<T>(
+    debit: OutboxDebit,
+    write: () => T,
+    durability: Durability,
+    queued?: () => void,
+  ): Promise<Recorded<T>> {
     const clock = this.#outbox.clock;
     let stoppedAt: number | undefined;
     for (let failures = 0; ;) {
       try {
-        const value = write();
+        // The first try shares the turn's commit; a retry after a failure commits on its own.
+        let value: T;
+        if (failures === 0) {
+          const committed = this.#commits.run(write, durability);
+          queued?.();
+          value = await committed;
+        } else {
+          value = this.#outbox.db.transaction(write, { durability });
+        }
         if (failures > 0) {
           this.#logger.info('outbox.sender.recorded', { id: debit.id, failures });
         }
@@ -387,12 +436,13 @@ export class DebitAttempts {
     if (verdict.result === 'found') {
       this.#schedule.succeeded();
       // What the usages told is an answer too: committed until it is.
-      const written = await this.#record(head, () =>
-        this.#outbox.db.transaction(() =>
+      const written = await this.#record(
+        head,
+        () =>
           this.#lease.renew()
             ? this.#outbox.store.markReconciled(head.id, verdict.usage, this.#outbox.clock.now())
             : undefined,
-        ),
+        'full',
       );
       if (written.recorded && written.value) this.#emitTransition(written.value, 'RECONCILED');
       return 'found';

@@ -6,7 +6,7 @@ import type { ServiceClockStatus } from '../api/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import { Lease } from '../storage/index.ts';
 import { DebitAttempts } from './debit-attempts.ts';
-import type { FailureNote } from './debit.ts';
+import type { FailureNote, OutboxDebit } from './debit.ts';
 import type { PauseReason } from './events.ts';
 import type { DebitGateway } from './gateway.ts';
 import type { Outbox } from './outbox.ts';
@@ -166,6 +166,7 @@ export class OutboxSender {
       freshServiceTimeMs: options.freshServiceTimeMs ?? 60_000,
       stopping: () => this.#stopping,
       stopGraceMs: leaseTtlMs,
+      onAnswerQueued: (debit) => this.#chainAfter(debit),
     });
   }
 
@@ -306,7 +307,7 @@ export class OutboxSender {
 
   #nothingDue(now: number): boolean {
     if (this.#schedule.closedUntil(now) !== null) return true;
-    return this.#outbox.store.dueHeads(now, 1, this.#horizonMs).length === 0;
+    return this.#outbox.store.dueHeadRefs(now, 1, this.#horizonMs).length === 0;
   }
 
   async #run(): Promise<void> {
@@ -382,25 +383,19 @@ export class OutboxSender {
 
     const free = this.#concurrency - this.#inFlight.size;
     if (free > 0) {
-      const heads = this.#outbox.store.dueHeads(
+      const heads = this.#outbox.store.dueHeadRefs(
         now,
         this.#concurrency + this.#inFlight.size,
         this.#horizonMs,
       );
       let launched = 0;
-      for (const head of heads) {
+      for (const ref of heads) {
         if (launched >= free) break;
-        if (head.state !== 'pending' || this.#inFlight.has(head.giftCardId)) continue;
+        if (ref.state !== 'pending' || this.#inFlight.has(ref.giftCardId)) continue;
+        const head = this.#outbox.store.get(ref.id);
+        if (head?.state !== 'pending') continue;
         launched += 1;
-        const card = head.giftCardId;
-        const work = this.#attempts
-          .process(head)
-          .catch((error: unknown) => this.#logger.error('outbox.sender.attempt_crashed', { error }))
-          .finally(() => {
-            this.#inFlight.delete(card);
-            this.#wakeup.wake();
-          });
-        this.#inFlight.set(card, work);
+        this.#launch(head, false);
       }
     }
     // An attempt that finishes wakes the loop; otherwise sleep until the next row is due.
@@ -408,6 +403,42 @@ export class OutboxSender {
     const nextDue = this.#outbox.store.nextDueAt(clock.now(), this.#horizonMs);
     const cap = Math.min(this.#idlePollMs, this.#renewEveryMs);
     return nextDue === undefined ? cap : Math.max(0, Math.min(nextDue - clock.now(), cap));
+  }
+
+  /** Card's slot: the attempt, after the one it may follow in the same commit (`#chainAfter`). */
+  #launch(head: OutboxDebit, chained: boolean): void {
+    const card = head.giftCardId;
+    const previous = this.#inFlight.get(card);
+    const attempt = this.#attempts
+      .process(head, { chained })
+      .catch((error: unknown) => this.#logger.error('outbox.sender.attempt_crashed', { error }));
+    const work: Promise<void> = (
+      previous ? Promise.all([previous, attempt]).then(() => undefined) : attempt
+    ).finally(() => {
+      if (this.#inFlight.get(card) === work) this.#inFlight.delete(card);
+      this.#wakeup.wake();
+    });
+    this.#inFlight.set(card, work);
+  }
+
+  /**
+   * A card's answer waits in the group commit: its next debit, if due, is launched now, so that
+   * its `sending` mark goes into that same commit after the answer (one commit a debit instead
+   * of two; the mark holds only if the answer made it the card's head). Not while another card
+   * waits for a slot: a card with a long queue must not keep the others waiting.
+   */
+  #chainAfter(settled: OutboxDebit): void {
+    if (this.#stopping || this.#paused || !this.#holdsLease) return;
+    const card = settled.giftCardId;
+    if (!this.#inFlight.has(card)) return;
+    const now = this.#outbox.clock.now();
+    if (this.#schedule.closedUntil(now) !== null) return;
+    const busy = [...this.#inFlight.keys()];
+    if (this.#outbox.store.hasDueHeadBesides(busy, now, this.#horizonMs)) return;
+    const next = this.#outbox.store.nextOpenAfter(card, settled.id);
+    if (next?.state !== 'pending') return;
+    const due = next.nextAttemptAt <= now || next.nextAttemptAt > now + this.#horizonMs;
+    if (due) this.#launch(next, true);
   }
 
   #setLease(held: boolean): void {

@@ -120,6 +120,35 @@ function toDebit(row: DebitRow): OutboxDebit {
   };
 }
 
+/**
+ * The id of each card's head (its oldest open row), found card by card down the open rows'
+ * index (a skip-scan): two index seeks a card, where a GROUP BY reads every open row, and a
+ * kiosk back from a long outage has thousands. `ORDER BY ... LIMIT 1` rather than min(): with
+ * the state condition, min() reads the whole range.
+ */
+const OPEN_CARDS = `WITH RECURSIVE cards(card) AS (
+    SELECT (SELECT gift_card_id FROM outbox_debits INDEXED BY outbox_debits_open
+            WHERE state IN ('pending', 'sending') ORDER BY gift_card_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT gift_card_id FROM outbox_debits INDEXED BY outbox_debits_open
+            WHERE state IN ('pending', 'sending') AND gift_card_id > cards.card
+            ORDER BY gift_card_id LIMIT 1)
+    FROM cards WHERE cards.card IS NOT NULL
+  )`;
+const OPEN_HEADS = `${OPEN_CARDS}, heads(id) AS (
+    SELECT (SELECT id FROM outbox_debits INDEXED BY outbox_debits_open
+            WHERE state IN ('pending', 'sending') AND gift_card_id = cards.card
+            ORDER BY gift_card_id, id LIMIT 1)
+    FROM cards WHERE cards.card IS NOT NULL
+  )`;
+
+/** A card's head as the sender's pass sees it, before it reads the whole row. */
+export interface HeadRef {
+  readonly id: number;
+  readonly giftCardId: string;
+  readonly state: DebitState;
+}
+
 export interface NewDebit {
   readonly idempotencyKey: string;
   readonly giftCardId: string;
@@ -151,6 +180,8 @@ export interface StoreSummary {
 export class OutboxStore {
   readonly db: KioskDatabase;
   readonly #statements = new Map<string, StatementSync>();
+  /** Every open row up to this id carries its service time (`hasUndatedOpen`). */
+  #datedThrough = 0;
 
   constructor(db: KioskDatabase) {
     this.db = db;
@@ -264,9 +295,7 @@ export class OutboxStore {
    */
   dueHeads(now: number, limit: number, horizonMs = Number.MAX_SAFE_INTEGER): OutboxDebit[] {
     const rows = this.#sql(
-      `SELECT d.* FROM (
-         SELECT min(id) AS id FROM outbox_debits WHERE state IN ('pending', 'sending') GROUP BY gift_card_id
-       ) AS heads JOIN outbox_debits AS d ON d.id = heads.id
+      `${OPEN_HEADS} SELECT d.* FROM heads JOIN outbox_debits AS d ON d.id = heads.id
        WHERE d.next_attempt_at <= ?1 OR d.next_attempt_at > ?1 + ?2
        ORDER BY CASE WHEN d.next_attempt_at > ?1 + ?2 THEN ?1 ELSE d.next_attempt_at END, d.id
        LIMIT ?3`,
@@ -274,13 +303,63 @@ export class OutboxStore {
     return rows.map(toDebit);
   }
 
+  /**
+   * `dueHeads` as ids, cards and states only: the sender reads this at every pass and needs
+   * whole rows only for the heads it launches (a row read costs more than finding it).
+   */
+  dueHeadRefs(now: number, limit: number, horizonMs = Number.MAX_SAFE_INTEGER): HeadRef[] {
+    const rows = this.#sql(
+      `${OPEN_HEADS} SELECT d.id, d.gift_card_id, d.state FROM heads
+         JOIN outbox_debits AS d ON d.id = heads.id
+       WHERE d.next_attempt_at <= ?1 OR d.next_attempt_at > ?1 + ?2
+       ORDER BY CASE WHEN d.next_attempt_at > ?1 + ?2 THEN ?1 ELSE d.next_attempt_at END, d.id
+       LIMIT ?3`,
+    ).all(now, horizonMs, limit) as unknown as {
+      id: number;
+      gift_card_id: string;
+      state: DebitState;
+    }[];
+    return rows.map((row) => ({ id: row.id, giftCardId: row.gift_card_id, state: row.state }));
+  }
+
+  /**
+   * Whether a card other than `busyCards` has a head due by `now` and not being sent: the cards
+   * are walked as in `dueHeads`, but only the others' heads are read.
+   */
+  hasDueHeadBesides(
+    busyCards: readonly string[],
+    now: number,
+    horizonMs = Number.MAX_SAFE_INTEGER,
+  ): boolean {
+    return (
+      this.#sql(
+        `${OPEN_CARDS} SELECT 1 FROM cards
+           JOIN outbox_debits AS d ON d.id = (
+             SELECT id FROM outbox_debits INDEXED BY outbox_debits_open
+             WHERE state IN ('pending', 'sending') AND gift_card_id = cards.card
+             ORDER BY gift_card_id, id LIMIT 1)
+         WHERE cards.card IS NOT NULL AND cards.card NOT IN (SELECT value FROM json_each(?3))
+           AND d.state = 'pending' AND (d.next_attempt_at <= ?1 OR d.next_attempt_at > ?1 + ?2)
+         LIMIT 1`,
+      ).get(now, horizonMs, JSON.stringify(busyCards)) !== undefined
+    );
+  }
+
+  /** The card's next open row after `afterId` (its head once `afterId` is settled). */
+  nextOpenAfter(giftCardId: string, afterId: number): OutboxDebit | undefined {
+    const row = this.#sql(
+      `SELECT * FROM outbox_debits INDEXED BY outbox_debits_open
+       WHERE state IN ('pending', 'sending') AND gift_card_id = ? AND id > ?
+       ORDER BY gift_card_id, id LIMIT 1`,
+    ).get(giftCardId, afterId) as DebitRow | undefined;
+    return row ? toDebit(row) : undefined;
+  }
+
   /** When the next head becomes due (see `dueHeads`); undefined when nothing is open. */
   nextDueAt(now: number, horizonMs = Number.MAX_SAFE_INTEGER): number | undefined {
     const row = this.#sql(
-      `SELECT min(CASE WHEN d.next_attempt_at > ?1 + ?2 THEN ?1 ELSE d.next_attempt_at END) AS at
-       FROM (
-         SELECT min(id) AS id FROM outbox_debits WHERE state IN ('pending', 'sending') GROUP BY gift_card_id
-       ) AS heads JOIN outbox_debits AS d ON d.id = heads.id`,
+      `${OPEN_HEADS} SELECT min(CASE WHEN d.next_attempt_at > ?1 + ?2 THEN ?1 ELSE d.next_attempt_at END) AS at
+       FROM heads JOIN outbox_debits AS d ON d.id = heads.id`,
     ).get(now, horizonMs) as { at: number | null };
     return row.at ?? undefined;
   }
@@ -315,13 +394,20 @@ export class OutboxStore {
     };
   }
 
+  /**
+   * Asked after every reply, so only rows above `#datedThrough` are looked at: below it every
+   * row was dated or closed when last looked at, and neither ever comes undone (a date is never
+   * cleared, a closed row never reopens, ids only grow).
+   */
   hasUndatedOpen(): boolean {
-    return (
-      this.#sql(
-        `SELECT 1 FROM outbox_debits
-         WHERE state IN ('pending', 'sending') AND created_service_at IS NULL LIMIT 1`,
-      ).get() !== undefined
-    );
+    const row = this.#sql(
+      `SELECT (SELECT max(id) FROM outbox_debits) AS top, EXISTS (
+         SELECT 1 FROM outbox_debits WHERE id > ?
+           AND state IN ('pending', 'sending') AND created_service_at IS NULL) AS undated`,
+    ).get(this.#datedThrough) as { top: number | null; undated: number };
+    if (row.undated === 1) return true;
+    this.#datedThrough = row.top ?? 0;
+    return false;
   }
 
   /**
@@ -382,27 +468,30 @@ export class OutboxStore {
     serviceBounds?: { readonly earliest: number; readonly latest: number },
     expectedKey?: string,
   ): Transition | undefined {
-    const before = this.get(id);
-    if (!before || before.state !== 'pending' || before.attempts !== expectedAttempts)
-      return undefined;
-    // Rebuilt meanwhile (another process resumed held debits): the decision to send, taken on
-    // the old key, may have skipped the usages the new one needs read first.
-    if (expectedKey !== undefined && before.idempotencyKey !== expectedKey) return undefined;
+    // The key is compared too: rebuilt meanwhile (another process resumed held debits), the
+    // decision to send, taken on the old key, may have skipped the usages the new one needs read.
+    // And the row must be its card's head: the sender may queue a card's next mark in the commit
+    // of its previous answer, and that answer may not make it.
     const row = this.#sql(
       `UPDATE outbox_debits SET state = 'sending', attempts = attempts + 1,
-         first_attempt_at = coalesce(first_attempt_at, ?), last_attempt_at = ?, updated_at = ?,
-         attempt_service_earliest = ?, attempt_service_latest = ?
-       WHERE id = ? AND state = 'pending' AND attempts = ? RETURNING *`,
+         first_attempt_at = coalesce(first_attempt_at, ?1), last_attempt_at = ?1, updated_at = ?1,
+         attempt_service_earliest = ?2, attempt_service_latest = ?3
+       WHERE id = ?4 AND state = 'pending' AND attempts = ?5
+         AND (?6 IS NULL OR idempotency_key = ?6)
+         AND NOT EXISTS (
+           SELECT 1 FROM outbox_debits AS earlier INDEXED BY outbox_debits_open
+           WHERE earlier.state IN ('pending', 'sending')
+             AND earlier.gift_card_id = outbox_debits.gift_card_id AND earlier.id < ?4)
+       RETURNING *`,
     ).get(
-      now,
-      now,
       now,
       serviceBounds?.earliest ?? null,
       serviceBounds?.latest ?? null,
       id,
       expectedAttempts,
+      expectedKey ?? null,
     ) as DebitRow | undefined;
-    return row ? { from: before.state, debit: toDebit(row) } : undefined;
+    return row ? { from: 'pending', debit: toDebit(row) } : undefined;
   }
 
   /** A definitive answer to attempt `attempt`: applied, refused or failed. */

@@ -1,5 +1,7 @@
 import type { Clock } from '../api/index.ts';
 
+const WOKEN = Symbol('woken');
+
 /**
  * A sleep that can be cut short: the sender sleeps until the next row is due, and an enqueue or
  * a stop must not wait for that. A wake that arrives while nobody sleeps is kept for the next
@@ -9,7 +11,9 @@ export class Wakeup {
   #controller = new AbortController();
 
   wake(): void {
-    this.#controller.abort();
+    // Called at every event of a drain: a wake already pending is enough, and a reason of our
+    // own spares the DOMException (and its stack) that abort() would otherwise build each time.
+    if (!this.#controller.signal.aborted) this.#controller.abort(WOKEN);
   }
 
   /** Resolves after `ms` or at the next `wake()`, whichever comes first; never rejects. */
