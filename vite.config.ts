@@ -1,15 +1,45 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const sharedDir = fileURLToPath(new URL('./shared/', import.meta.url));
 
+/**
+ * The app's chunk (renderer/main.tsx, imported by renderer/boot.ts once the first requests are on
+ * their way) fetched and compiled from the start, as a static import would be, but evaluated only
+ * when boot.ts imports it.
+ */
+function preloadApp(): Plugin {
+  return {
+    name: 'kiosk-preload-app',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        const app = Object.values(bundle ?? {}).find(
+          (output) =>
+            output.type === 'chunk' && output.facadeModuleId?.endsWith('/renderer/main.tsx'),
+        );
+        if (app === undefined) throw new Error('the build has no chunk for renderer/main.tsx');
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `./${app.fileName}` },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('./renderer/', import.meta.url)),
   // Relative asset URLs: the kiosk loads the build from its own app:// protocol, not from a server root.
   base: './',
-  plugins: [react()],
+  plugins: [react(), preloadApp()],
   build: {
     outDir: fileURLToPath(new URL('./dist/renderer/', import.meta.url)),
     emptyOutDir: true,

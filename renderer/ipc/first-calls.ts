@@ -21,9 +21,10 @@ interface FirstCall {
 
 const calls: FirstCall[] = [];
 
-export function sendFirstCalls(
+/** Resolves once every first request is on its way (or could not be sent). */
+export async function sendFirstCalls(
   fetch: typeof globalThis.fetch = globalThis.fetch.bind(globalThis),
-): void {
+): Promise<void> {
   // Inside Electron the preload's IPC needs no head start; without a token nothing can be asked.
   if (window.kiosk !== undefined || calls.length > 0) return;
   const token = loopbackToken();
@@ -45,13 +46,12 @@ export function sendFirstCalls(
   const settings = send('getSettings', {});
   calls.push({ url: urlOf('getSettings'), sent: Promise.resolve(settings) });
   calls.push({ url: urlOf('listShops'), sent: Promise.resolve(send('listShops', {})) });
-  calls.push({
-    url: urlOf('searchProducts'),
-    sent: settings.reply
-      .then((response) => response.clone().json())
-      .then((result: unknown) => send('searchProducts', searchRequestOf('', shopIdOf(result), 0)))
-      .catch(() => undefined),
-  });
+  const search = settings.reply
+    .then((response) => response.clone().json())
+    .then((result: unknown) => send('searchProducts', searchRequestOf('', shopIdOf(result), 0)))
+    .catch(() => undefined);
+  calls.push({ url: urlOf('searchProducts'), sent: search });
+  await search;
 }
 
 /** The kiosk's shop in a settings reply not yet checked: a wrong guess only costs the head start. */
