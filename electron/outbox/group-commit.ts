@@ -22,11 +22,24 @@ interface Queued {
  */
 export class GroupCommit {
   readonly #db: KioskDatabase;
+  readonly #replyDue: () => boolean;
+  readonly #maxWaitTurns: number;
   #queue: Queued[] = [];
   #transactions = 0;
+  #waitedTurns = 0;
 
-  constructor(db: KioskDatabase) {
+  /**
+   * `replyDue`: whether a request is under way whose answer, and its card's next mark, could
+   * join the commit; then the commit waits for up to `maxWaitTurns` more turns of the event loop
+   * (no timer: a turn is as long as the work it does, nothing when the process is idle).
+   */
+  constructor(
+    db: KioskDatabase,
+    options: { readonly replyDue?: () => boolean; readonly maxWaitTurns?: number } = {},
+  ) {
     this.#db = db;
+    this.#replyDue = options.replyDue ?? (() => false);
+    this.#maxWaitTurns = options.maxWaitTurns ?? 0;
   }
 
   /**
@@ -48,6 +61,12 @@ export class GroupCommit {
   }
 
   #flush(): void {
+    if (this.#waitedTurns < this.#maxWaitTurns && this.#replyDue()) {
+      this.#waitedTurns += 1;
+      setImmediate(() => this.#flush());
+      return;
+    }
+    this.#waitedTurns = 0;
     const batch = this.#queue;
     this.#queue = [];
     if (batch.length === 1) {

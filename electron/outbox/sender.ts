@@ -415,7 +415,9 @@ export class OutboxSender {
     const work: Promise<void> = (
       previous ? Promise.all([previous, attempt]).then(() => undefined) : attempt
     ).finally(() => {
-      if (this.#inFlight.get(card) === work) this.#inFlight.delete(card);
+      // A successor chained in holds the card's slot now, and wakes the loop when it ends.
+      if (this.#inFlight.get(card) !== work) return;
+      this.#inFlight.delete(card);
       this.#wakeup.wake();
     });
     this.#inFlight.set(card, work);

@@ -182,9 +182,21 @@ export class OutboxStore {
   readonly #statements = new Map<string, StatementSync>();
   /** Every open row up to this id carries its service time (`hasUndatedOpen`). */
   #datedThrough = 0;
+  /** Other connections' commits (`PRAGMA data_version`) when no open row lacked its date. */
+  #allDatedAt: number | undefined;
+  /** The earliest service time of a never-attempted row, and when it was read. */
+  #neverAttemptedFloor: { readonly version: number; readonly at: number } | undefined;
 
   constructor(db: KioskDatabase) {
     this.db = db;
+  }
+
+  /**
+   * Moves whenever another connection (kioskctl) commits; this connection's own writes leave it
+   * alone, so a fact read under one value holds until it moves or this store changes it.
+   */
+  #othersVersion(): number {
+    return (this.#sql('PRAGMA data_version').get() as { data_version: number }).data_version;
   }
 
   #sql(text: string): StatementSync {
@@ -201,6 +213,8 @@ export class OutboxStore {
    * decides, so of two processes inserting the same request only one row is ever written.
    */
   insert(debit: NewDebit): OutboxDebit | undefined {
+    this.#allDatedAt = undefined;
+    this.#neverAttemptedFloor = undefined;
     const row = this.#sql(
       `INSERT INTO outbox_debits (idempotency_key, gift_card_id, request_body, amount_cents, reference,
          policy, accepted_offline, state, attempts, created_at, updated_at, next_attempt_at, request_id,
@@ -400,6 +414,10 @@ export class OutboxStore {
    * cleared, a closed row never reopens, ids only grow).
    */
   hasUndatedOpen(): boolean {
+    // Undated rows come only from inserts: none of ours since (`insert` forgets this), none of
+    // another process's (the version would have moved).
+    const version = this.#othersVersion();
+    if (this.#allDatedAt === version) return false;
     const row = this.#sql(
       `SELECT (SELECT max(id) FROM outbox_debits) AS top, EXISTS (
          SELECT 1 FROM outbox_debits WHERE id > ?
@@ -407,6 +425,7 @@ export class OutboxStore {
     ).get(this.#datedThrough) as { top: number | null; undated: number };
     if (row.undated === 1) return true;
     this.#datedThrough = row.top ?? 0;
+    this.#allDatedAt = version;
     return false;
   }
 
@@ -416,6 +435,7 @@ export class OutboxStore {
    * there can only be too short, so such a row expires late, never early.
    */
   dateOpenRows(latest: number): number {
+    this.#neverAttemptedFloor = undefined;
     const result = this.#sql(
       `UPDATE outbox_debits SET created_service_at = ?
        WHERE state IN ('pending', 'sending') AND created_service_at IS NULL`,
@@ -699,12 +719,17 @@ export class OutboxStore {
 
   /** Never-attempted rows accepted, on the service's clock, by `serviceCutoff`. */
   hasNeverAttemptedBefore(serviceCutoff: number): boolean {
-    return (
-      this.#sql(
-        `SELECT 1 FROM outbox_debits WHERE state = 'pending' AND attempts = 0
-           AND created_service_at <= ? LIMIT 1`,
-      ).get(serviceCutoff) !== undefined
-    );
+    // Asked at every pass of the sender: the earliest such time is kept, and a cutoff below it
+    // needs no read. Only an insert or a dating can lower it (both forget it) or another
+    // process's commit (the version moves); every other write only takes rows out.
+    const version = this.#othersVersion();
+    const floor = this.#neverAttemptedFloor;
+    if (floor?.version === version && serviceCutoff < floor.at) return false;
+    const row = this.#sql(
+      `SELECT min(created_service_at) AS at FROM outbox_debits WHERE state = 'pending' AND attempts = 0`,
+    ).get() as { at: number | null };
+    this.#neverAttemptedFloor = { version, at: row.at ?? Number.POSITIVE_INFINITY };
+    return row.at !== null && row.at <= serviceCutoff;
   }
 
   /**
