@@ -42,8 +42,13 @@ export interface CatalogSyncOptions {
    * sync from its last committed page, the change feed from its cursor.
    */
   readonly transientRetries?: number;
-  /** First wait of those retries, doubled each time up to 30 s (default 1 s). */
+  /**
+   * First wait of those retries, doubled each time up to 30 s (default 1 s), each drawn in its
+   * upper half so kiosks failing together do not retry together; a Retry-After is honoured.
+   */
   readonly transientBackoffMs?: number;
+  /** Uniform in [0, 1): the retries' jitter. */
+  readonly random?: () => number;
   readonly logger?: Logger;
   /** The integration profile in force, read at each run (default: the sandbox's dialect). */
   readonly profile?: () => IntegrationProfile;
@@ -221,7 +226,17 @@ export class CatalogSyncService {
           attempt,
           delay,
         });
-        await this.#clock.sleep(delay, request.signal);
+        const random = this.#options.random ?? Math.random;
+        const retryAfterMs =
+          error instanceof Object &&
+          'retryAfterMs' in error &&
+          typeof error.retryAfterMs === 'number'
+            ? error.retryAfterMs
+            : 0;
+        await this.#clock.sleep(
+          Math.max(retryAfterMs, delay / 2 + random() * (delay / 2)),
+          request.signal,
+        );
         delay = Math.min(delay * 2, 30_000);
       }
     }

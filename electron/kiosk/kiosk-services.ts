@@ -23,6 +23,7 @@ import {
 import {
   connectivityOf,
   createApiGateway,
+  liftBackoffWhenBackOnline,
   type OfflineLimits,
   Outbox,
   outboxClientRetry,
@@ -246,10 +247,8 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     logger,
   });
   exchanges.record = metrics.recordExchange;
-  // Back online: the sender's backoff is lifted and what waited in the outbox goes now.
-  const stopWakingSender = client.connectivity.on('change', (change) => {
-    if (change.to === 'online') sender.liftBackoff();
-  });
+  // Back online after an outage: what waited in the outbox goes within seconds, at this kiosk's moment.
+  const stopWakingSender = liftBackoffWhenBackOnline(client.connectivity, sender);
 
   const handlers: KioskHandlers = {
     ...catalogHandlers({

@@ -4,11 +4,17 @@ import type { Logger } from '../logging/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
 import { connectivityOf, createApiGateway } from './api-gateway.ts';
 import type { OfflineLimits } from './limits.ts';
+import { liftBackoffWhenBackOnline } from './back-online.ts';
 import { Outbox } from './outbox.ts';
 import { OutboxSender, type SenderOptions } from './sender.ts';
 
 /** The durable gift-card debit outbox. Everything the main process needs is exported here. */
 export { connectivityOf, createApiGateway, outboxClientRetry } from './api-gateway.ts';
+export {
+  type BackOnlineOptions,
+  DEFAULT_BACK_ONLINE_WINDOW_MS,
+  liftBackoffWhenBackOnline,
+} from './back-online.ts';
 export { InvalidDebit, OutboxError, type OutboxErrorCode } from './errors.ts';
 export type { ConnectivityStatus, OutboxEvent, OutboxListener } from './events.ts';
 export type { DebitGateway, UsageLookup } from './gateway.ts';
@@ -112,9 +118,11 @@ export function startOutboxService(options: OutboxServiceOptions): OutboxService
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.sender,
   });
-  const off = options.client.connectivity.on('change', (change) => {
-    if (change.to === 'online') sender.liftBackoff();
-  });
+  const off = liftBackoffWhenBackOnline(
+    options.client.connectivity,
+    sender,
+    options.sender?.random ? { random: options.sender.random } : {},
+  );
   sender.start();
   return {
     outbox,

@@ -1,6 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ConnectivityChange, TypedEmitter } from '../../../electron/api/index.ts';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
-import { startOutboxService, type OutboxService } from '../../../electron/outbox/index.ts';
+import {
+  liftBackoffWhenBackOnline,
+  startOutboxService,
+  type OutboxService,
+} from '../../../electron/outbox/index.ts';
 import { RecordingLogger, tempDataDir } from './support.ts';
 import { startTestSandbox, type TestSandbox } from './sandbox-support.ts';
 
@@ -57,12 +62,65 @@ it('a probe that succeeds after an outage lifts the backoff: the waiting debit i
   expect(sender.status.gateUntil).toBeGreaterThan(now + 5 * MINUTE);
 
   // The connectivity monitor's probe sees the service again.
+  // Each kiosk goes at its own moment of a 4 s window (random 0.99: near its end), within 5 s.
   expect(await client.connectivity.check()).toBe('online');
-  await vi.waitFor(() => expect(logger.events('outbox.sender.backoff_lifted')).toHaveLength(1));
+  await vi.waitFor(() => expect(logger.events('outbox.sender.backoff_lifted')).toHaveLength(1), {
+    timeout: 5_000,
+  });
   expect(logger.events('outbox.sender.backoff_lifted')[0]?.fields).toEqual({ waiting: 1 });
 
   const outcome = await outbox.waitForOutcome(debit.id, 10_000);
   expect(outcome).toMatchObject({ settled: true, debit: { state: 'applied', attempts: 2 } });
   expect(sb.control.ledger().map((entry) => entry.idempotencyKey)).toEqual([debit.idempotencyKey]);
   expect(sender.status.gateUntil).toBeNull();
+});
+
+describe('the moment a kiosk lifts its backoff', () => {
+  type Change = Pick<ConnectivityChange, 'from' | 'to' | 'detail'>;
+  function monitor() {
+    const emitter = new TypedEmitter<{ change: ConnectivityChange }>();
+    return {
+      on: emitter.on.bind(emitter),
+      emit: (change: Change) =>
+        emitter.emit('change', { ...change, source: 'test', at: new Date().toISOString() }),
+    };
+  }
+
+  it('after an outage: at a random moment of the window, once', async () => {
+    const connectivity = monitor();
+    const lifted: number[] = [];
+    const started = performance.now();
+    const off = liftBackoffWhenBackOnline(
+      connectivity,
+      { liftBackoff: () => lifted.push(performance.now() - started) },
+      { random: () => 0.5, windowMs: 400 },
+    );
+    connectivity.emit({ from: 'online', to: 'degraded', detail: 'NETWORK_ERROR' });
+    connectivity.emit({ from: 'degraded', to: 'offline', detail: 'NETWORK_ERROR' });
+    connectivity.emit({ from: 'offline', to: 'online', detail: 'OK' });
+    expect(lifted).toEqual([]);
+    await vi.waitFor(() => expect(lifted).toHaveLength(1));
+    expect(lifted[0]).toBeGreaterThanOrEqual(195);
+    off();
+  });
+
+  it('after a 429: not lifted, the Retry-After stands; unless an outage came between', async () => {
+    const connectivity = monitor();
+    let lifted = 0;
+    const off = liftBackoffWhenBackOnline(
+      connectivity,
+      { liftBackoff: () => (lifted += 1) },
+      { random: () => 0, windowMs: 1 },
+    );
+    connectivity.emit({ from: 'online', to: 'degraded', detail: 'RATE_LIMITED' });
+    connectivity.emit({ from: 'degraded', to: 'online', detail: 'OK' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lifted).toBe(0);
+
+    connectivity.emit({ from: 'online', to: 'offline', detail: 'NETWORK_ERROR' });
+    connectivity.emit({ from: 'offline', to: 'degraded', detail: 'RATE_LIMITED' });
+    connectivity.emit({ from: 'degraded', to: 'online', detail: 'OK' });
+    await vi.waitFor(() => expect(lifted).toBe(1));
+    off();
+  });
 });
