@@ -184,6 +184,15 @@ export class OutboxStore {
   #datedThrough = 0;
   /** Other connections' commits (`PRAGMA data_version`) when no open row lacked its date. */
   #allDatedAt: number | undefined;
+  /** `hasDueHeadBesides`'s last reading: for which busy cards, when, and the others' due time. */
+  #othersDue:
+    | {
+        readonly busy: string;
+        readonly version: number;
+        readonly readAt: number;
+        readonly at: number;
+      }
+    | undefined;
   /** The earliest service time of a never-attempted row, and when it was read. */
   #neverAttemptedFloor: { readonly version: number; readonly at: number } | undefined;
 
@@ -214,6 +223,7 @@ export class OutboxStore {
    */
   insert(debit: NewDebit): OutboxDebit | undefined {
     this.#allDatedAt = undefined;
+    this.#othersDue = undefined;
     this.#neverAttemptedFloor = undefined;
     const row = this.#sql(
       `INSERT INTO outbox_debits (idempotency_key, gift_card_id, request_body, amount_cents, reference,
@@ -345,18 +355,29 @@ export class OutboxStore {
     now: number,
     horizonMs = Number.MAX_SAFE_INTEGER,
   ): boolean {
-    return (
-      this.#sql(
-        `${OPEN_CARDS} SELECT 1 FROM cards
-           JOIN outbox_debits AS d ON d.id = (
-             SELECT id FROM outbox_debits INDEXED BY outbox_debits_open
-             WHERE state IN ('pending', 'sending') AND gift_card_id = cards.card
-             ORDER BY gift_card_id, id LIMIT 1)
-         WHERE cards.card IS NOT NULL AND cards.card NOT IN (SELECT value FROM json_each(?3))
-           AND d.state = 'pending' AND (d.next_attempt_at <= ?1 OR d.next_attempt_at > ?1 + ?2)
-         LIMIT 1`,
-      ).get(now, horizonMs, JSON.stringify(busyCards)) !== undefined
-    );
+    // Asked after every answer while cards are chained: when the others' heads are next due is
+    // kept for the same busy cards until an insert or a write that makes rows due sooner (both
+    // forget it), another process's commit (the version moves) or a clock that went back. Any
+    // other write only takes rows out or puts them later: the kept time is then early, and
+    // errs on the side of letting the other cards in.
+    const busy = JSON.stringify([...busyCards].sort());
+    const version = this.#othersVersion();
+    const known = this.#othersDue;
+    if (known?.busy === busy && known.version === version && now >= known.readAt) {
+      return known.at <= now;
+    }
+    const row = this.#sql(
+      `${OPEN_CARDS} SELECT min(CASE WHEN d.next_attempt_at > ?1 + ?2 THEN ?1 ELSE d.next_attempt_at END) AS at
+       FROM cards JOIN outbox_debits AS d ON d.id = (
+         SELECT id FROM outbox_debits INDEXED BY outbox_debits_open
+         WHERE state IN ('pending', 'sending') AND gift_card_id = cards.card
+         ORDER BY gift_card_id, id LIMIT 1)
+       WHERE cards.card IS NOT NULL AND cards.card NOT IN (SELECT value FROM json_each(?3))
+         AND d.state = 'pending'`,
+    ).get(now, horizonMs, busy) as { at: number | null };
+    const at = row.at ?? Number.POSITIVE_INFINITY;
+    this.#othersDue = { busy, version, readAt: now, at };
+    return at <= now;
   }
 
   /** The card's next open row after `afterId` (its head once `afterId` is settled). */
@@ -380,6 +401,7 @@ export class OutboxStore {
 
   /** The service came back: every waiting row is due now (returns how many were waiting). */
   makePendingDue(now: number): number {
+    this.#othersDue = undefined;
     const result = this.#sql(
       `UPDATE outbox_debits SET next_attempt_at = ?1 WHERE state = 'pending' AND next_attempt_at > ?1`,
     ).run(now);
@@ -464,6 +486,7 @@ export class OutboxStore {
    * body. Whether that attempt reached the service is unknown, so it counts as maybe delivered.
    */
   recoverInterrupted(now: number): Transition[] {
+    this.#othersDue = undefined;
     const rows = this.#sql(
       `UPDATE outbox_debits SET state = 'pending', next_attempt_at = min(next_attempt_at, ?),
          reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
