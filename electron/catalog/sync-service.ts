@@ -107,6 +107,10 @@ export class CatalogSyncService {
     this.#logger = options.logger ?? silentLogger;
   }
 
+  get #random(): () => number {
+    return this.#options.random ?? Math.random;
+  }
+
   get fullResyncIntervalMs(): number {
     return this.#options.fullResyncIntervalMs ?? DAY_MS;
   }
@@ -146,14 +150,18 @@ export class CatalogSyncService {
     const interval = this.#options.changeFeedIntervalMs ?? 60_000;
     const done = (async () => {
       while (!controller.signal.aborted) {
+        let failed = false;
         try {
           await this.sync({ signal: controller.signal });
         } catch (error) {
           if (controller.signal.aborted) break;
+          failed = true;
           this.#logger.warn('catalog.sync.failed', { code: codeOf(error) });
         }
+        // After a failure, at this kiosk's own moment of the second half of the interval.
+        const wait = failed ? interval / 2 + this.#random() * (interval / 2) : interval;
         try {
-          await this.#clock.sleep(interval, controller.signal);
+          await this.#clock.sleep(wait, controller.signal);
         } catch {
           break;
         }
@@ -226,7 +234,7 @@ export class CatalogSyncService {
           attempt,
           delay,
         });
-        const random = this.#options.random ?? Math.random;
+        const random = this.#random;
         const retryAfterMs =
           error instanceof Object &&
           'retryAfterMs' in error &&
@@ -344,14 +352,18 @@ export class CatalogSyncService {
   }
 }
 
-/** Failures that say "not now" rather than "no": worth another try after a pause. */
+/**
+ * Failures that say "not now" rather than "no", from a service that answers: worth another try
+ * after a pause. An unreachable service is left to the loop's next run (the client has already
+ * retried): kiosks polling a dead service every few seconds would all find it back in the same
+ * second and come back together.
+ */
 function isTransient(error: unknown): boolean {
   if (!isCommerceApiError(error)) return false;
   switch (error.kind) {
     case 'RateLimited':
     case 'ServiceUnavailable':
     case 'InternalError':
-    case 'NetworkError':
     case 'Timeout':
       return true;
     default:
