@@ -98,6 +98,11 @@ export interface KioskServicesOptions {
    * to the fleet's monitoring (KIOSK_METRICS_PORT, KIOSK_OTLP_ENDPOINT...). Default: none.
    */
   readonly environment?: Readonly<Record<string, string | undefined>>;
+  /**
+   * After an outage the outbox's waiting debits go at a random moment of this window (default
+   * 4 s), so a fleet back from the same outage does not come back in one second.
+   */
+  readonly backOnlineWindowMs?: number;
 }
 
 /** The kiosk's services behind the IPC router, with their lifecycle. */
@@ -248,7 +253,11 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
   });
   exchanges.record = metrics.recordExchange;
   // Back online after an outage: what waited in the outbox goes within seconds, at this kiosk's moment.
-  const stopWakingSender = liftBackoffWhenBackOnline(client.connectivity, sender);
+  const stopWakingSender = liftBackoffWhenBackOnline(
+    client.connectivity,
+    sender,
+    options.backOnlineWindowMs === undefined ? {} : { windowMs: options.backOnlineWindowMs },
+  );
 
   const handlers: KioskHandlers = {
     ...catalogHandlers({
@@ -271,6 +280,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     ...statusHandlers({
       client,
       credentials: options.credentials.store,
+      sender,
       run: {
         demo: options.api.demo,
         host: options.host,

@@ -7,6 +7,11 @@ import type { CredentialStore } from '../credential-store.ts';
 export interface StatusHandlerDeps {
   readonly client: Pick<CommerceApiClient, 'connectivity' | 'serviceClock'>;
   readonly credentials: Pick<CredentialStore, 'status'>;
+  /**
+   * Staff asked and the service answers: what waited in the outbox goes at once. (A probe's own
+   * finding waits for this kiosk's moment of the back-online window; staff at the counter do not.)
+   */
+  readonly sender?: { liftBackoff(): void };
   /** What this run is: fixed when the kiosk starts. */
   readonly run: {
     readonly demo: boolean;
@@ -28,6 +33,7 @@ export const APP_VERSION = readAppVersion();
 export function statusHandlers({
   client,
   credentials,
+  sender,
   run,
 }: StatusHandlerDeps): Pick<KioskHandlers, keyof typeof statusMessages> {
   return {
@@ -48,7 +54,11 @@ export function statusHandlers({
       startedAt: run.startedAt,
       clock: client.serviceClock.status(),
     }),
-    checkConnectivity: async () => ({ connectivity: await client.connectivity.check() }),
+    checkConnectivity: async () => {
+      const connectivity = await client.connectivity.check();
+      if (connectivity === 'online') sender?.liftBackoff();
+      return { connectivity };
+    },
   };
 }
 
