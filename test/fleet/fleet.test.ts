@@ -34,17 +34,18 @@ describe('a fleet of 20 kiosks through a network outage', () => {
     expect(report.sync.secondsUntilAllInSync).not.toBeNull();
   });
 
-  test('after the outage the herd goes above the limit for a few seconds at most', () => {
+  test('after the outage the herd stays within the limit: no second of 429s, at most a burst', () => {
     const afterOutage = report.series.filter((entry) => entry.t >= report.outage.toS);
     // The service was used after the outage (the kiosks came back), and measured.
     expect(afterOutage.reduce((sum, entry) => sum + entry.admitted, 0)).toBeGreaterThan(20);
-    // Retry-After honoured defers the excess instead of multiplying it: the seconds above the
-    // limit are few (a probe period's worth at most) and never reach three times it. (Never above it at all
-    // is not met yet: the kiosks release what they held the moment they see the service; see
-    // the README's fleet section.)
-    const probeS = 60 / 8;
-    expect(report.requestRate.secondsAboveLimitAfterOutage).toBeLessThanOrEqual(probeS + 2);
-    expect(report.requestRate.peakAfterOutage).toBeLessThan(3 * report.limitPerSecond);
+    // Each kiosk comes back at its own moment (the sender's back-online window, the catalogue's
+    // next run after a failure drawn in its interval) and honours Retry-After: the 429s after the
+    // outage stay under one second's worth of the limit (they were 26 to 50 when every kiosk
+    // came back in the same second), and a second above the limit is a burst the service's
+    // bucket takes, not a wave (5 s before).
+    expect(report.requestRate.after429).toBeLessThan(report.limitPerSecond);
+    expect(report.requestRate.secondsAboveLimitAfterOutage).toBeLessThanOrEqual(2);
+    expect(report.requestRate.peakAfterOutage).toBeLessThan(2 * report.limitPerSecond);
     // 429s are counted, each in its second.
     expect(report.requestRate.after429).toBe(
       afterOutage.reduce((sum, entry) => sum + entry.limited, 0),
