@@ -115,6 +115,8 @@ export class OutboxSender {
   readonly #wakeup = new Wakeup();
   /** Card id → the attempt under way for it. */
   readonly #inFlight = new Map<string, Promise<void>>();
+  /** The drains under way: each waits for a card's slot to end, as much as for an event. */
+  readonly #drainWakeups = new Set<Wakeup>();
 
   #loop: Promise<void> | undefined;
   #stopping = false;
@@ -257,9 +259,15 @@ export class OutboxSender {
         else if (event.to === 'failed') counts.failed += 1;
         else if (event.to === 'expired') counts.expired += 1;
         else if (event.to === 'pending' && event.from === 'sending') counts.retriesScheduled += 1;
+        // Two a debit: while a slot is busy its end wakes the drain anyway, and each wake costs
+        // a timer and an abort.
+        if (this.#inFlight.size > 0) return;
       }
       wakeup.wake();
     });
+    // A card's slot ends after its last event: without this wake the drain would see its end
+    // only at its next poll, long after the last answer.
+    this.#drainWakeups.add(wakeup);
     const ownLoop = this.#loop === undefined;
     this.start();
     let result: DrainResult;
@@ -293,6 +301,7 @@ export class OutboxSender {
       }
     } finally {
       off();
+      this.#drainWakeups.delete(wakeup);
       if (ownLoop) await this.stop();
     }
     return {
@@ -419,6 +428,7 @@ export class OutboxSender {
       if (this.#inFlight.get(card) !== work) return;
       this.#inFlight.delete(card);
       this.#wakeup.wake();
+      for (const drain of this.#drainWakeups) drain.wake();
     });
     this.#inFlight.set(card, work);
   }

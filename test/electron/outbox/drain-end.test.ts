@@ -1,0 +1,78 @@
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { Clock } from '../../../electron/api/index.ts';
+import { systemClock } from '../../../electron/api/index.ts';
+import { demoGiftCards } from '../../../sandbox/data/demo.ts';
+import { Outbox } from '../../../electron/outbox/outbox.ts';
+import { OutboxSender } from '../../../electron/outbox/sender.ts';
+import { startTestSandbox, type TestSandbox } from './sandbox-support.ts';
+import { tempDataDir } from './support.ts';
+
+/**
+ * A drain ends when its last attempt's slot does, not at its next poll: the last answer's event
+ * comes before the slot is let go, so a drain woken only by events would see the end one poll
+ * (50 ms) late, a tenth of a 300-debit drain.
+ */
+
+let sb: TestSandbox;
+let data: ReturnType<typeof tempDataDir>;
+let sender: OutboxSender | undefined;
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(() => {
+  sb.control.reset();
+  data = tempDataDir();
+});
+afterEach(async () => {
+  await sender?.stop();
+  sender = undefined;
+  data.cleanup();
+});
+
+/** The system clock, telling whether each sleep ended at its time or was woken. */
+function watchedClock(): { clock: Clock; timedOut: number } {
+  const watched = {
+    timedOut: 0,
+    clock: {
+      ...systemClock,
+      sleep: async (ms: number, signal?: AbortSignal) => {
+        await systemClock.sleep(ms, signal);
+        watched.timedOut += 1;
+      },
+    },
+  };
+  return watched;
+}
+
+it('a drain returns when the last slot ends, woken by it: no sleep of its own runs out after the last answer', async () => {
+  const watched = watchedClock();
+  const outbox = new Outbox({
+    db: data.open(),
+    connectivity: () => 'online',
+    clock: watched.clock,
+  });
+  const cards = [demoGiftCards.active, demoGiftCards.lowBalance];
+  for (let i = 0; i < 6; i++) outbox.enqueue({ giftCardId: cards[i % 2]!, amount: 0.05 });
+  let timedOutAtLastAnswer = -1;
+  outbox.on((event) => {
+    if (event.type === 'state-changed' && event.to === 'applied') {
+      timedOutAtLastAnswer = watched.timedOut;
+    }
+  });
+  // The sender's own sleeps outlast the test: only a drain's poll could run out.
+  sender = new OutboxSender({
+    outbox,
+    gateway: sb.gateway(sb.client()),
+    concurrency: 2,
+    idlePollMs: 600_000,
+  });
+  const report = await sender.drain({ untilEmpty: true, timeoutMs: 30_000 });
+
+  expect(report).toMatchObject({ result: 'empty', applied: 6 });
+  expect(timedOutAtLastAnswer).toBeGreaterThanOrEqual(0);
+  expect(watched.timedOut).toBe(timedOutAtLastAnswer);
+});
