@@ -268,7 +268,7 @@ export class DebitAttempts {
 
   async #settle(
     attempt: Attempt,
-    outcome: Parameters<Outbox['store']['settleAttempt']>[2],
+    outcome: Parameters<Outbox['store']['settleAttempt']>[1],
   ): Promise<void> {
     const { debit } = attempt;
     const bounds = this.#serviceClock.boundsAt(attempt.started);
@@ -280,12 +280,7 @@ export class DebitAttempts {
       debit,
       () => {
         if (bounds) this.#outbox.store.recordAttemptTimes(debit.id, debit.attempts, bounds);
-        return this.#outbox.store.settleAttempt(
-          debit.id,
-          debit.attempts,
-          outcome,
-          this.#outbox.clock.now(),
-        );
+        return this.#outbox.store.settleAttempt(debit, outcome, this.#outbox.clock.now());
       },
       outcome.state === 'applied' ? 'deferred' : 'full',
       () => this.#onAnswerQueued(debit),

@@ -537,43 +537,73 @@ export class OutboxStore {
     return row ? { from: 'pending', debit: toDebit(row) } : undefined;
   }
 
-  /** A definitive answer to attempt `attempt`: applied, refused or failed. */
+  /**
+   * A definitive answer to the attempt `sending` is (the row as `markSending` made it): applied,
+   * refused or failed. The compare-and-set on the state and attempt number proves the row is
+   * still that attempt's (only leaving `sending` changes a sending row's fields), so the settled
+   * row is built from it and the answer in hand, not read back and its reply parsed again.
+   */
   settleAttempt(
-    id: number,
-    attempt: number,
+    sending: OutboxDebit,
     outcome:
       | { state: 'applied'; reply: DebitReply; newBalance: number | null; by: DebitResolvedBy }
       | { state: 'refused' | 'failed'; error: FailureNote },
     now: number,
   ): Transition | undefined {
-    const row =
+    const { id, attempts } = sending;
+    const changed =
       outcome.state === 'applied'
-        ? (this.#sql(
+        ? this.#sql(
             `UPDATE outbox_debits SET state = 'applied', reply = ?, new_balance = ?, resolved_at = ?,
                resolved_by = ?, updated_at = ?, last_error_code = NULL, last_error_message = NULL,
                reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
                                          ELSE reached_service_at END,
                may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at)
-             WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
-          ).get(
+             WHERE id = ? AND state = 'sending' AND attempts = ?`,
+          ).run(
             JSON.stringify(outcome.reply),
             outcome.newBalance,
             now,
             outcome.by,
             now,
             id,
-            attempt,
-          ) as DebitRow | undefined)
-        : (this.#sql(
+            attempts,
+          )
+        : this.#sql(
             `UPDATE outbox_debits SET state = ?, last_error_code = ?, last_error_message = ?,
                resolved_at = ?, resolved_by = 'service', updated_at = ?,
                reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
                                          ELSE reached_service_at END,
                may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at)
-             WHERE id = ? AND state = 'sending' AND attempts = ? RETURNING *`,
-          ).get(outcome.state, outcome.error.code, outcome.error.message, now, now, id, attempt) as
-            DebitRow | undefined);
-    return row ? { from: 'sending', debit: toDebit(row) } : undefined;
+             WHERE id = ? AND state = 'sending' AND attempts = ?`,
+          ).run(outcome.state, outcome.error.code, outcome.error.message, now, now, id, attempts);
+    if (Number(changed.changes) !== 1) return undefined;
+    const settled = {
+      ...sending,
+      state: outcome.state,
+      resolvedAt: now,
+      updatedAt: now,
+      mayHaveReachedAt: sending.mayHaveReachedAt ?? sending.lastAttemptAt,
+    };
+    return {
+      from: 'sending',
+      debit:
+        outcome.state === 'applied'
+          ? {
+              ...settled,
+              reply: outcome.reply,
+              newBalance: outcome.newBalance,
+              resolvedBy: outcome.by,
+              lastErrorCode: null,
+              lastErrorMessage: null,
+            }
+          : {
+              ...settled,
+              resolvedBy: 'service',
+              lastErrorCode: outcome.error.code,
+              lastErrorMessage: outcome.error.message,
+            },
+    };
   }
 
   /** No definitive answer: back to `pending`, due at `nextAttemptAt`, the error kept for staff. */

@@ -141,11 +141,11 @@ describe('the store', () => {
     expect(outbox.get(second.id).state).toBe('pending');
     // Another card's queue is its own.
     expect(outbox.store.markSending(other.id, 0, Date.now())?.debit.state).toBe('sending');
-    expect(outbox.store.markSending(first.id, 0, Date.now())?.debit.state).toBe('sending');
+    const marked = outbox.store.markSending(first.id, 0, Date.now())!.debit;
+    expect(marked.state).toBe('sending');
     expect(outbox.store.markSending(second.id, 0, Date.now())).toBeUndefined();
     outbox.store.settleAttempt(
-      first.id,
-      1,
+      marked,
       { state: 'failed', error: { code: 'X', message: 'x' } },
       Date.now(),
     );
