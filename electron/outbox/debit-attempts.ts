@@ -194,7 +194,9 @@ export class DebitAttempts {
     const needsTime = looksOld || head.mayHaveReachedAt !== null;
     if (chained && needsTime) return;
     const serviceNow = await this.serviceNow(needsTime);
-    this.#dateOpenRows(serviceNow);
+    // Chained, the answer just before dates the rows once committed; undated, this row can
+    // only look younger: it would expire late, never early.
+    if (!chained) this.#dateOpenRows(serviceNow);
     const times = this.#outbox.store.serviceTimes(head.id);
     if (!times) return;
     if (provablyOlderThan(times, serviceNow, maxAgeMs)) {
@@ -210,15 +212,18 @@ export class DebitAttempts {
     }
 
     let started = this.#serviceClock.instant();
+    let timed = false;
     // Committed (fsync'd) before the request below is made; other cards' marks may share it.
     const marked = await this.#commits.run(() => {
       if (!this.#renewLeaseInCommit()) return 'lease-lost' as const;
       started = this.#serviceClock.instant();
+      const bounds = this.#serviceClock.boundsAt(started);
+      timed = bounds !== undefined;
       return this.#outbox.store.markSending(
         head.id,
         head.attempts,
         clock.now(),
-        this.#serviceClock.boundsAt(started),
+        bounds,
         head.idempotencyKey,
       );
     }, 'full');
@@ -229,7 +234,7 @@ export class DebitAttempts {
     if (!marked) return; // cancelled, expired or taken meanwhile
     this.#onLeaseRenewed(clock.now());
     this.#emitTransition(marked, 'ATTEMPT');
-    const attempt = { debit: marked.debit, started };
+    const attempt = { debit: marked.debit, started, timed };
 
     let receipt: RecordViewOf<'debitReceipt'>;
     this.#awaitingReplies += 1;
@@ -271,7 +276,8 @@ export class DebitAttempts {
     outcome: Parameters<Outbox['store']['settleAttempt']>[1],
   ): Promise<void> {
     const { debit } = attempt;
-    const bounds = this.#serviceClock.boundsAt(attempt.started);
+    // Only the first reply of a process may date the attempt: its mark had no bounds yet.
+    const bounds = attempt.timed ? undefined : this.#serviceClock.boundsAt(attempt.started);
     // An `applied` lost to a power cut is found again (the row is resent with the same key and
     // the service replays its receipt, or reconciled from the usages): it may skip the fsync, the
     // second of each attempt. A refusal may not: resent after the key is forgotten, a debit staff
@@ -367,7 +373,8 @@ export class DebitAttempts {
     reason: string,
   ): Promise<void> {
     const { debit } = attempt;
-    const bounds = this.#serviceClock.boundsAt(attempt.started);
+    // Only the first reply of a process may date the attempt: its mark had no bounds yet.
+    const bounds = attempt.timed ? undefined : this.#serviceClock.boundsAt(attempt.started);
     // Lost to a power cut, the row is still `sending` and is sent again: no fsync needed.
     const written = await this.#record(
       debit,
@@ -563,6 +570,8 @@ export class DebitAttempts {
 interface Attempt {
   readonly debit: OutboxDebit;
   readonly started: ClockInstant;
+  /** Its start's service-clock bounds went into the mark: the answer need not write them. */
+  readonly timed: boolean;
 }
 
 function expiryNote(maxAgeMs: number): FailureNote {

@@ -193,6 +193,8 @@ export class OutboxStore {
         readonly at: number;
       }
     | undefined;
+  /** `PRAGMA data_version` as read in this turn of the event loop (`#othersVersion`). */
+  #versionThisTurn: number | undefined;
   /** The earliest service time of a never-attempted row, and when it was read. */
   #neverAttemptedFloor: { readonly version: number; readonly at: number } | undefined;
 
@@ -205,7 +207,19 @@ export class OutboxStore {
    * alone, so a fact read under one value holds until it moves or this store changes it.
    */
   #othersVersion(): number {
-    return (this.#sql('PRAGMA data_version').get() as { data_version: number }).data_version;
+    // Read once per turn of the event loop (the sender asks up to three times a debit, and the
+    // pragma costs as much as a row read): a commit by another process during the turn is seen
+    // at the next one. Every fact kept under a version was read after it, so a version read a
+    // little early only makes the fact be read again sooner.
+    if (this.#versionThisTurn === undefined) {
+      this.#versionThisTurn = (
+        this.#sql('PRAGMA data_version').get() as { data_version: number }
+      ).data_version;
+      setImmediate(() => {
+        this.#versionThisTurn = undefined;
+      });
+    }
+    return this.#versionThisTurn;
   }
 
   #sql(text: string): StatementSync {
