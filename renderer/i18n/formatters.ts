@@ -24,6 +24,14 @@ function lazy<T>(build: () => T): () => T {
   return () => (value ??= build());
 }
 
+/**
+ * Counts under a thousand read the same in every language the kiosk speaks (Latin digits, no
+ * grouping, no sign), so the first screen's counts need no Intl formatter built for them.
+ */
+function smallCount(value: number): boolean {
+  return Number.isInteger(value) && (value > 0 || Object.is(value, 0)) && value < 1000;
+}
+
 export function createFormatters(locale: Locale): Formatters {
   const tag = intlTagOf(locale);
   const money = lazy(() => new Intl.NumberFormat(tag, { style: 'currency', currency: 'EUR' }));
@@ -56,7 +64,7 @@ export function createFormatters(locale: Locale): Formatters {
         new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))),
       );
     },
-    integer: (value) => integer().format(value),
+    integer: (value) => (smallCount(value) ? String(value) : integer().format(value)),
     duration: (ms) => {
       const seconds = Math.max(0, Math.floor(ms / 1000));
       if (seconds < 60) return units.second().format(seconds);

@@ -1,19 +1,22 @@
 import { z } from 'zod';
 import { DebitRequestId } from '../../shared/ipc/gift-cards.ts';
 import { RecordId } from '../../shared/ipc/common.ts';
+import { lazySchema } from '../../shared/ipc/lazy-schema.ts';
 
 /**
  * A debit staff confirmed and have not seen the outcome of yet: its request id names the one
  * logical debit every retry sends again. Kept in the tab's sessionStorage, so a renderer reload
  * between the confirmation and its outcome asks main about the same debit instead of losing it
- * (and staff debiting again).
+ * (and staff debiting again). Built on first use, like the contract's schemas: not at the page's start.
  */
-export const DebitConfirmation = z.object({
-  requestId: DebitRequestId,
-  giftCardId: RecordId,
-  amount: z.number().positive(),
-  reference: z.string().optional(),
-});
+export const DebitConfirmation = lazySchema(() =>
+  z.object({
+    requestId: DebitRequestId,
+    giftCardId: RecordId,
+    amount: z.number().positive(),
+    reference: z.string().optional(),
+  }),
+);
 export type DebitConfirmation = z.infer<typeof DebitConfirmation>;
 
 export interface ConfirmationStorage {

@@ -1,17 +1,20 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * How a failure crosses from main to the renderer: a stable `code` the UI translates, an English
  * `message` for logs (never a secret, never customer contact data), and optional plain-data
  * `details` (missing scopes, the outbox limit that was hit, the fields that failed validation).
  */
-export const IpcError = z
-  .strictObject({
-    code: z.string().min(1).max(100),
-    message: z.string().max(2_000),
-    details: z.record(z.string(), z.json()).optional(),
-  })
-  .meta({ id: 'IpcError' });
+export const IpcError = lazySchema(() =>
+  z
+    .strictObject({
+      code: z.string().min(1).max(100),
+      message: z.string().max(2_000),
+      details: z.record(z.string(), z.json()).optional(),
+    })
+    .meta({ id: 'IpcError' }),
+);
 export type IpcError = z.infer<typeof IpcError>;
 
 /**
@@ -64,11 +67,13 @@ export const REQUEST_ID_REUSED = 'REQUEST_ID_REUSED';
  * before setup locks, and when the next try is (now when `retryAfterMs` is 0). `nextTryAt` is on
  * the kiosk's clock, which main and the renderer share.
  */
-export const AdminPinRefusal = z.object({
-  triesLeft: z.number().int().min(0),
-  retryAfterMs: z.number().int().min(0),
-  nextTryAt: z.iso.datetime(),
-});
+export const AdminPinRefusal = lazySchema(() =>
+  z.object({
+    triesLeft: z.number().int().min(0),
+    retryAfterMs: z.number().int().min(0),
+    nextTryAt: z.iso.datetime(),
+  }),
+);
 export type AdminPinRefusal = z.infer<typeof AdminPinRefusal>;
 
 /** Every reply is a value: a result or a typed error, never a thrown exception across IPC. */

@@ -4,6 +4,7 @@ import { Amount, Id, Text } from '../api/primitives.ts';
 import { EmptyRequest, IsoTime, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
 import { type GiftCardView, recordView, recordViewShape } from './records.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * Gift cards and the durable debit outbox. A debit is accepted only once it is committed locally;
@@ -24,7 +25,7 @@ export const debitStates = [
   'expired',
   'cancelled',
 ] as const;
-export const DebitState = z.enum(debitStates);
+export const DebitState = lazySchema(() => z.enum(debitStates));
 export type DebitState = z.infer<typeof DebitState>;
 
 /**
@@ -32,11 +33,13 @@ export type DebitState = z.infer<typeof DebitState>;
  * unless the service looks reachable (the staff choice for a large amount).
  */
 export const debitPolicies = ['prefer_online', 'require_online'] as const;
-export const DebitPolicy = z.enum(debitPolicies);
+export const DebitPolicy = lazySchema(() => z.enum(debitPolicies));
 export type DebitPolicy = z.infer<typeof DebitPolicy>;
 
 /** Who settled a debit: the service's reply, a reconciliation read, staff, or the max-age rule. */
-export const DebitResolvedBy = z.enum(['service', 'reconciliation', 'staff', 'expiry']);
+export const DebitResolvedBy = lazySchema(() =>
+  z.enum(['service', 'reconciliation', 'staff', 'expiry']),
+);
 export type DebitResolvedBy = z.infer<typeof DebitResolvedBy>;
 
 /**
@@ -45,42 +48,50 @@ export type DebitResolvedBy = z.infer<typeof DebitResolvedBy>;
  */
 export const staffResolutionKinds = ['collected_other_way', 'could_not_collect'] as const;
 export const collectionMethods = ['cash', 'card', 'other'] as const;
-export const CollectionMethod = z.enum(collectionMethods);
+export const CollectionMethod = lazySchema(() => z.enum(collectionMethods));
 export type CollectionMethod = z.infer<typeof CollectionMethod>;
-export const StaffResolutionInput = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('collected_other_way'), method: CollectionMethod }),
-  z.strictObject({ kind: z.literal('could_not_collect') }),
-]);
+export const StaffResolutionInput = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('collected_other_way'), method: CollectionMethod }),
+    z.strictObject({ kind: z.literal('could_not_collect') }),
+  ]),
+);
 export type StaffResolutionInput = z.infer<typeof StaffResolutionInput>;
-export const StaffResolution = z.object({
-  kind: z.enum(staffResolutionKinds),
-  /** collected_other_way only. */
-  method: CollectionMethod.nullable(),
-  at: IsoTime,
-});
+export const StaffResolution = lazySchema(() =>
+  z.object({
+    kind: z.enum(staffResolutionKinds),
+    /** collected_other_way only. */
+    method: CollectionMethod.nullable(),
+    at: IsoTime,
+  }),
+);
 export type StaffResolution = z.infer<typeof StaffResolution>;
 
 /**
  * What the service told us: its receipt, or the usage a reconciliation found, each read through
  * the integration profile in force when it came (a value it could not find is null).
  */
-export const DebitReply = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('receipt'), receipt: recordView('debitReceipt') }),
-  z.object({ kind: z.literal('usage'), usage: recordView('giftCardUsage') }),
-]);
+export const DebitReply = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('receipt'), receipt: recordView('debitReceipt') }),
+    z.object({ kind: z.literal('usage'), usage: recordView('giftCardUsage') }),
+  ]),
+);
 export type DebitReply = z.infer<typeof DebitReply>;
 
 /**
  * `send-now`: the kiosk looks online, the sender tries the debit immediately.
  * `stored-offline`: the service looks unreachable; the debit is kept and sent when it is back.
  */
-export const DebitDelivery = z.enum(['send-now', 'stored-offline']);
+export const DebitDelivery = lazySchema(() => z.enum(['send-now', 'stored-offline']));
 export type DebitDelivery = z.infer<typeof DebitDelivery>;
 
-export const ConnectivityState = z.enum(['online', 'degraded', 'offline']);
+export const ConnectivityState = lazySchema(() => z.enum(['online', 'degraded', 'offline']));
 export type ConnectivityState = z.infer<typeof ConnectivityState>;
 /** The outbox also knows `unknown` (no monitor yet). */
-export const OutboxConnectivity = z.enum(['online', 'degraded', 'offline', 'unknown']);
+export const OutboxConnectivity = lazySchema(() =>
+  z.enum(['online', 'degraded', 'offline', 'unknown']),
+);
 export type OutboxConnectivity = z.infer<typeof OutboxConnectivity>;
 
 /** The outbox appends a 17-character unique suffix to the caller's reference (64 in all). */
@@ -91,31 +102,30 @@ export const MAX_DEBIT_REFERENCE_LENGTH = 47;
  * the outbox's suffix, surrounding spaces trimmed. The one rule of every door: this message,
  * `kioskctl outbox enqueue --reference` and `Outbox.enqueue` itself.
  */
-export const CallerDebitReference = z
-  .string()
-  .trim()
-  .pipe(DebitReference.max(MAX_DEBIT_REFERENCE_LENGTH));
+export const CallerDebitReference = lazySchema(() =>
+  z.string().trim().pipe(DebitReference.max(MAX_DEBIT_REFERENCE_LENGTH)),
+);
 
 /**
  * A card's code as printed on it or read by a scanner; main turns it into the service's id with
  * the integration profile's `scan` rule (`giftCardIdFromScan`).
  */
-export const GiftCardCode = Text.min(1).max(256);
+export const GiftCardCode = lazySchema(() => Text.min(1).max(256));
 
 /** A code the integration profile's `scan` rule does not recognise: not a card of this service. */
 export const GIFT_CARD_CODE_UNRECOGNISED = 'GIFT_CARD_CODE_UNRECOGNISED';
 
-const giftCardInclude = z
-  .array(z.enum(giftCardIncludes))
-  .min(1)
-  .max(giftCardIncludes.length)
-  .optional();
+const giftCardInclude = lazySchema(() =>
+  z.array(z.enum(giftCardIncludes)).min(1).max(giftCardIncludes.length).optional(),
+);
 
 /** By the service's id (a credit names it), or by the code staff typed or scanned. */
-export const GetGiftCardRequest = z.union([
-  z.strictObject({ giftCardId: RecordId, include: giftCardInclude }),
-  z.strictObject({ code: GiftCardCode, include: giftCardInclude }),
-]);
+export const GetGiftCardRequest = lazySchema(() =>
+  z.union([
+    z.strictObject({ giftCardId: RecordId, include: giftCardInclude }),
+    z.strictObject({ code: GiftCardCode, include: giftCardInclude }),
+  ]),
+);
 export type GetGiftCardRequest = z.input<typeof GetGiftCardRequest>;
 
 /**
@@ -123,19 +133,21 @@ export type GetGiftCardRequest = z.input<typeof GetGiftCardRequest>;
  * confirmation until an outcome is on screen. The outbox stores at most one debit per request id:
  * a retry gets the debit already stored (its state, its receipt), never a second one.
  */
-export const DebitRequestId = z.uuid({ version: 'v4' });
+export const DebitRequestId = lazySchema(() => z.uuid({ version: 'v4' }));
 
-export const DebitGiftCardRequest = z.strictObject({
-  requestId: DebitRequestId,
-  giftCardId: RecordId,
-  /** EUR, positive, at most two decimals (the API's own rule). */
-  amount: DebitAmount,
-  /** The sale number or any staff reference; found back in the card's usages. */
-  reference: CallerDebitReference.optional(),
-  policy: DebitPolicy,
-  /** How long to wait for the service's answer before replying (0: reply once stored). */
-  waitMs: z.number().int().min(0).max(30_000).optional(),
-});
+export const DebitGiftCardRequest = lazySchema(() =>
+  z.strictObject({
+    requestId: DebitRequestId,
+    giftCardId: RecordId,
+    /** EUR, positive, at most two decimals (the API's own rule). */
+    amount: DebitAmount,
+    /** The sale number or any staff reference; found back in the card's usages. */
+    reference: CallerDebitReference.optional(),
+    policy: DebitPolicy,
+    /** How long to wait for the service's answer before replying (0: reply once stored). */
+    waitMs: z.number().int().min(0).max(30_000).optional(),
+  }),
+);
 export type DebitGiftCardRequest = z.input<typeof DebitGiftCardRequest>;
 
 /** One outbox entry as staff see it (the idempotency key and raw body stay in main). */
@@ -143,127 +155,145 @@ export type DebitGiftCardRequest = z.input<typeof DebitGiftCardRequest>;
  * Why a debit is held for an administrator: the service refused the request itself (400: the
  * integration profile's body), or the account may not debit (403). Neither was applied.
  */
-export const HeldDebitCode = z.enum(['DEBIT_REQUEST_REFUSED', 'DEBIT_SCOPE_MISSING']);
+export const HeldDebitCode = lazySchema(() =>
+  z.enum(['DEBIT_REQUEST_REFUSED', 'DEBIT_SCOPE_MISSING']),
+);
 export type HeldDebitCode = z.infer<typeof HeldDebitCode>;
 
-export const DebitView = z.object({
-  id: z.number().int().positive(),
-  giftCardId: Id,
-  amount: Amount,
-  reference: z.string(),
-  policy: DebitPolicy,
-  acceptedOffline: z.boolean(),
-  state: DebitState,
-  attempts: z.number().int().min(0),
-  createdAt: IsoTime,
-  updatedAt: IsoTime,
-  lastAttemptAt: IsoTime.nullable(),
-  /** Open entries: when the next try is due. */
-  nextAttemptAt: IsoTime.nullable(),
-  lastError: z.object({ code: z.string(), message: z.string() }).nullable(),
-  /** The balance the service computed after this debit; null when not known. */
-  newBalance: Amount.nullable(),
-  reply: DebitReply.nullable(),
-  resolvedAt: IsoTime.nullable(),
-  resolvedBy: DebitResolvedBy.nullable(),
-  acknowledged: z.boolean(),
-  /** The card's masked number when the kiosk has read it (else staff see the id's end). */
-  maskedNumber: z.string().nullable().optional(),
-  /** Refused, failed or expired and nothing recorded yet: the red alert on every screen. */
-  unresolved: z.boolean().optional(),
-  /** What staff recorded about it once refused, failed or expired; null until then. */
-  staffResolution: StaffResolution.nullable().optional(),
-  /**
-   * Pending because the service refused the request itself (400: the integration profile's
-   * body; 403: the account's scopes): what it said and that an administrator must act. Null
-   * otherwise.
-   */
-  heldReason: z.object({ code: HeldDebitCode, message: z.string() }).nullable().optional(),
-});
+export const DebitView = lazySchema(() =>
+  z.object({
+    id: z.number().int().positive(),
+    giftCardId: Id,
+    amount: Amount,
+    reference: z.string(),
+    policy: DebitPolicy,
+    acceptedOffline: z.boolean(),
+    state: DebitState,
+    attempts: z.number().int().min(0),
+    createdAt: IsoTime,
+    updatedAt: IsoTime,
+    lastAttemptAt: IsoTime.nullable(),
+    /** Open entries: when the next try is due. */
+    nextAttemptAt: IsoTime.nullable(),
+    lastError: z.object({ code: z.string(), message: z.string() }).nullable(),
+    /** The balance the service computed after this debit; null when not known. */
+    newBalance: Amount.nullable(),
+    reply: DebitReply.nullable(),
+    resolvedAt: IsoTime.nullable(),
+    resolvedBy: DebitResolvedBy.nullable(),
+    acknowledged: z.boolean(),
+    /** The card's masked number when the kiosk has read it (else staff see the id's end). */
+    maskedNumber: z.string().nullable().optional(),
+    /** Refused, failed or expired and nothing recorded yet: the red alert on every screen. */
+    unresolved: z.boolean().optional(),
+    /** What staff recorded about it once refused, failed or expired; null until then. */
+    staffResolution: StaffResolution.nullable().optional(),
+    /**
+     * Pending because the service refused the request itself (400: the integration profile's
+     * body; 403: the account's scopes): what it said and that an administrator must act. Null
+     * otherwise.
+     */
+    heldReason: z.object({ code: HeldDebitCode, message: z.string() }).nullable().optional(),
+  }),
+);
 export type DebitView = z.infer<typeof DebitView>;
 
-export const DebitGiftCardReply = z.object({
-  debit: DebitView,
-  delivery: DebitDelivery,
-  connectivity: OutboxConnectivity,
-  /** The debit reached a final state (applied, refused...) within `waitMs`. */
-  settled: z.boolean(),
-  /** This request id was already stored: the debit is the one accepted then, not a new one. */
-  replayed: z.boolean(),
-});
+export const DebitGiftCardReply = lazySchema(() =>
+  z.object({
+    debit: DebitView,
+    delivery: DebitDelivery,
+    connectivity: OutboxConnectivity,
+    /** The debit reached a final state (applied, refused...) within `waitMs`. */
+    settled: z.boolean(),
+    /** This request id was already stored: the debit is the one accepted then, not a new one. */
+    replayed: z.boolean(),
+  }),
+);
 export type DebitGiftCardReply = z.infer<typeof DebitGiftCardReply>;
 
-export const ListDebitsRequest = z.strictObject({
-  /**
-   * `open`: pending and sending. `attention`: refused, failed or expired, not yet acknowledged.
-   * `recent`: the latest entries in any state. `unresolved`: refused, failed or expired with
-   * nothing recorded by staff yet (the alert).
-   */
-  view: z.enum(['open', 'attention', 'recent', 'unresolved']),
-  limit: z.number().int().min(1).max(200).optional(),
-});
+export const ListDebitsRequest = lazySchema(() =>
+  z.strictObject({
+    /**
+     * `open`: pending and sending. `attention`: refused, failed or expired, not yet acknowledged.
+     * `recent`: the latest entries in any state. `unresolved`: refused, failed or expired with
+     * nothing recorded by staff yet (the alert).
+     */
+    view: z.enum(['open', 'attention', 'recent', 'unresolved']),
+    limit: z.number().int().min(1).max(200).optional(),
+  }),
+);
 export type ListDebitsRequest = z.input<typeof ListDebitsRequest>;
 
-export const ListDebitsReply = z.object({ debits: z.array(DebitView) });
+export const ListDebitsReply = lazySchema(() => z.object({ debits: z.array(DebitView) }));
 export type ListDebitsReply = z.infer<typeof ListDebitsReply>;
 
-export const DebitIdRequest = z.strictObject({
-  debitId: z
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 53 - 1),
-});
+export const DebitIdRequest = lazySchema(() =>
+  z.strictObject({
+    debitId: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 53 - 1),
+  }),
+);
 export type DebitIdRequest = z.input<typeof DebitIdRequest>;
 
-export const ResolveDebitRequest = DebitIdRequest.extend({ resolution: StaffResolutionInput });
+export const ResolveDebitRequest = lazySchema(() =>
+  DebitIdRequest.extend({ resolution: StaffResolutionInput }),
+);
 export type ResolveDebitRequest = z.input<typeof ResolveDebitRequest>;
 
 /** A local calendar day, as the end-of-day report is asked for. */
-export const ReportDate = z.iso.date();
+export const ReportDate = lazySchema(() => z.iso.date());
 
-export const DayReportRequest = z.strictObject({ date: ReportDate });
+export const DayReportRequest = lazySchema(() => z.strictObject({ date: ReportDate }));
 export type DayReportRequest = z.input<typeof DayReportRequest>;
 
 /** Every debit accepted on one local day, oldest first, with its state and any resolution. */
-export const DayReport = z.object({
-  date: ReportDate,
-  debits: z.array(DebitView),
-});
+export const DayReport = lazySchema(() =>
+  z.object({
+    date: ReportDate,
+    debits: z.array(DebitView),
+  }),
+);
 export type DayReport = z.infer<typeof DayReport>;
 
-export const SenderStatus = z.object({
-  running: z.boolean(),
-  /** Another process (kioskctl) may be the one sending. */
-  holdsLease: z.boolean(),
-  /** Credentials were rejected: nothing is sent until an administrator fixes them. */
-  paused: z.object({ code: z.string(), message: z.string() }).nullable(),
-  /** Nothing is sent before this time (backoff or Retry-After). */
-  gateUntil: IsoTime.nullable(),
-  inFlight: z.number().int().min(0),
-});
+export const SenderStatus = lazySchema(() =>
+  z.object({
+    running: z.boolean(),
+    /** Another process (kioskctl) may be the one sending. */
+    holdsLease: z.boolean(),
+    /** Credentials were rejected: nothing is sent until an administrator fixes them. */
+    paused: z.object({ code: z.string(), message: z.string() }).nullable(),
+    /** Nothing is sent before this time (backoff or Retry-After). */
+    gateUntil: IsoTime.nullable(),
+    inFlight: z.number().int().min(0),
+  }),
+);
 export type SenderStatus = z.infer<typeof SenderStatus>;
 
 /** The offline limits in force (`electron/outbox/limits.ts` says how each one is enforced). */
-export const OutboxLimits = z.object({
-  /** Largest single debit accepted while not online (EUR). */
-  maxOfflineDebitAmount: z.number(),
-  /** Largest sum of unconfirmed debits, all cards together (EUR). */
-  maxPendingAmount: z.number(),
-  /** Largest sum of unconfirmed debits on one card (EUR). */
-  maxPendingAmountPerCard: z.number(),
-  /** Most unconfirmed debits at once. */
-  maxPendingCount: z.number().int(),
-  /** A debit still unsent after this long becomes `expired` (terminal, shown to staff). */
-  maxAgeMs: z.number(),
-  /**
-   * A card the kiosk never read, debited while offline: refused, or accepted up to `maxAmount`
-   * (EUR). Absent: the default (`electron/outbox/limits.ts`).
-   */
-  unknownCardOffline: z
-    .union([z.literal('refuse'), z.strictObject({ maxAmount: z.number() })])
-    .optional(),
-});
+export const OutboxLimits = lazySchema(() =>
+  z.object({
+    /** Largest single debit accepted while not online (EUR). */
+    maxOfflineDebitAmount: z.number(),
+    /** Largest sum of unconfirmed debits, all cards together (EUR). */
+    maxPendingAmount: z.number(),
+    /** Largest sum of unconfirmed debits on one card (EUR). */
+    maxPendingAmountPerCard: z.number(),
+    /** Most unconfirmed debits at once. */
+    maxPendingCount: z.number().int(),
+    /** A debit still unsent after this long becomes `expired` (terminal, shown to staff). */
+    maxAgeMs: z.number(),
+    /**
+     * A card the kiosk never read, debited while offline: refused, or accepted up to `maxAmount`
+     * (EUR). Absent: the default (`electron/outbox/limits.ts`).
+     */
+    unknownCardOffline: z
+      .union([z.literal('refuse'), z.strictObject({ maxAmount: z.number() })])
+      .optional(),
+  }),
+);
 export type OutboxLimits = z.infer<typeof OutboxLimits>;
 
 /**
@@ -271,7 +301,7 @@ export type OutboxLimits = z.infer<typeof OutboxLimits>;
  * null when its status is unknown (not provided, or never read). The screens allow a debit
  * unless it is false.
  */
-const Debitable = z.boolean().nullable();
+const Debitable = lazySchema(() => z.boolean().nullable());
 
 /** The card as the service returned it, read through the integration profile. */
 export type ServiceGiftCard = Omit<GiftCardView, 'id'> & {
@@ -279,72 +309,84 @@ export type ServiceGiftCard = Omit<GiftCardView, 'id'> & {
   readonly id: string;
   readonly debitable: boolean | null;
 };
-export const ServiceGiftCard = z
-  .strictObject(recordViewShape('giftCard'))
-  .extend({ source: z.literal('service'), id: Id, debitable: Debitable }) as unknown as z.ZodType<
-  ServiceGiftCard,
-  ServiceGiftCard
->;
+export const ServiceGiftCard = lazySchema(
+  () =>
+    z.strictObject(recordViewShape('giftCard')).extend({
+      source: z.literal('service'),
+      id: Id,
+      debitable: Debitable,
+    }) as unknown as z.ZodType<ServiceGiftCard, ServiceGiftCard>,
+);
 
 /**
  * A look-up the service could not answer (unreachable): the card as this kiosk last read it
  * (`asOf`), or, never read here, its id alone (`asOf` null, every value null). Offline debits
  * are checked against it (`electron/outbox/offline-card-check.ts`).
  */
-export const CachedGiftCard = z.strictObject({
-  source: z.literal('cache'),
-  id: Id,
-  maskedNumber: z.string().nullable(),
-  status: z.string().nullable(),
-  balance: Amount.nullable(),
-  expiresOn: z.string().nullable(),
-  asOf: IsoTime.nullable(),
-  debitable: Debitable,
-});
+export const CachedGiftCard = lazySchema(() =>
+  z.strictObject({
+    source: z.literal('cache'),
+    id: Id,
+    maskedNumber: z.string().nullable(),
+    status: z.string().nullable(),
+    balance: Amount.nullable(),
+    expiresOn: z.string().nullable(),
+    asOf: IsoTime.nullable(),
+    debitable: Debitable,
+  }),
+);
 export type CachedGiftCard = z.infer<typeof CachedGiftCard>;
 
 /** What a look-up shows: the service's card, or, offline, the kiosk's last read of it. */
-export const GiftCardLookup = z.union([ServiceGiftCard, CachedGiftCard]);
+export const GiftCardLookup = lazySchema(() => z.union([ServiceGiftCard, CachedGiftCard]));
 export type GiftCardLookup = ServiceGiftCard | CachedGiftCard;
 
-export const RecentCardsRequest = z.strictObject({
-  limit: z.number().int().min(1).max(20).optional(),
-});
+export const RecentCardsRequest = lazySchema(() =>
+  z.strictObject({
+    limit: z.number().int().min(1).max(20).optional(),
+  }),
+);
 export type RecentCardsRequest = z.input<typeof RecentCardsRequest>;
 
 /**
  * A card this kiosk read lately, to open it again in one touch: its masked number (what staff
  * see), its service id (to open it), when it was read. Nothing else: no balance, no holder.
  */
-export const RecentCard = z.strictObject({ id: Id, maskedNumber: z.string(), readAt: IsoTime });
+export const RecentCard = lazySchema(() =>
+  z.strictObject({ id: Id, maskedNumber: z.string(), readAt: IsoTime }),
+);
 export type RecentCard = z.infer<typeof RecentCard>;
 
-export const RecentCardsReply = z.object({ cards: z.array(RecentCard) });
+export const RecentCardsReply = lazySchema(() => z.object({ cards: z.array(RecentCard) }));
 export type RecentCardsReply = z.infer<typeof RecentCardsReply>;
 
-export const OutboxSummary = z.object({
-  pendingCount: z.number().int().min(0),
-  /** EUR. */
-  pendingAmount: Amount,
-  oldestPendingAgeMs: z.number().nullable(),
-  sendingCount: z.number().int().min(0),
-  /** Terminal entries staff have not acknowledged yet. */
-  needingAttention: z.object({
-    refused: z.number().int(),
-    failed: z.number().int(),
-    expired: z.number().int(),
-    total: z.number().int(),
+export const OutboxSummary = lazySchema(() =>
+  z.object({
+    pendingCount: z.number().int().min(0),
+    /** EUR. */
+    pendingAmount: Amount,
+    oldestPendingAgeMs: z.number().nullable(),
+    sendingCount: z.number().int().min(0),
+    /** Terminal entries staff have not acknowledged yet. */
+    needingAttention: z.object({
+      refused: z.number().int(),
+      failed: z.number().int(),
+      expired: z.number().int(),
+      total: z.number().int(),
+    }),
   }),
-});
+);
 export type OutboxSummary = z.infer<typeof OutboxSummary>;
 
-export const OutboxSummaryReply = OutboxSummary.extend({
-  sender: SenderStatus.nullable(),
-  limits: OutboxLimits,
-});
+export const OutboxSummaryReply = lazySchema(() =>
+  OutboxSummary.extend({
+    sender: SenderStatus.nullable(),
+    limits: OutboxLimits,
+  }),
+);
 export type OutboxSummaryReply = z.infer<typeof OutboxSummaryReply>;
 
-export const SendNowReply = z.object({ sender: SenderStatus.nullable() });
+export const SendNowReply = lazySchema(() => z.object({ sender: SenderStatus.nullable() }));
 export type SendNowReply = z.infer<typeof SendNowReply>;
 
 export const giftCardMessages = {

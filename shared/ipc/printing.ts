@@ -3,6 +3,7 @@ import { Text } from '../api/primitives.ts';
 import { Base64, EmptyRequest, IsoTime, RecordId } from './common.ts';
 import { CollectionMethod, DebitState, ReportDate, staffResolutionKinds } from './gift-cards.ts';
 import { defineMessage } from './message.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * Printing invoices, SAV slips and the end-of-day report. Jobs carry no personal data (opaque ids, business numbers);
@@ -31,92 +32,97 @@ export const printProblemCodes = [
 ] as const;
 
 /** Stable codes the UI translates (French and English); coarse: what staff can act on. */
-export const PrintProblemCode = z.enum(printProblemCodes);
+export const PrintProblemCode = lazySchema(() => z.enum(printProblemCodes));
 export type PrintProblemCode = z.infer<typeof PrintProblemCode>;
 
 /** What holds a printer or a job up, as a code the UI translates and an English sentence. */
-export const PrintProblem = z.object({
-  code: PrintProblemCode,
-  /** A sentence a person understands; may quote the printer's own status message. */
-  message: z.string(),
-});
+export const PrintProblem = lazySchema(() =>
+  z.object({
+    code: PrintProblemCode,
+    /** A sentence a person understands; may quote the printer's own status message. */
+    message: z.string(),
+  }),
+);
 export type PrintProblem = z.infer<typeof PrintProblem>;
 
-export const PrinterState = z.enum(['idle', 'printing', 'stopped']);
+export const PrinterState = lazySchema(() => z.enum(['idle', 'printing', 'stopped']));
 export type PrinterState = z.infer<typeof PrinterState>;
 
 /** The backends that print: CUPS's command-line tools, or Electron's `webContents.print`. */
-export const PrintBackendName = z.enum(['cups', 'electron']);
+export const PrintBackendName = lazySchema(() => z.enum(['cups', 'electron']));
 export type PrintBackendName = z.infer<typeof PrintBackendName>;
 
-export const PrinterInfo = z.object({
-  name: z.string(),
-  isDefault: z.boolean(),
-  state: PrinterState,
-  /** False when the queue refuses new jobs. */
-  accepting: z.boolean(),
-  reason: PrintProblem.nullable(),
-});
+export const PrinterInfo = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    isDefault: z.boolean(),
+    state: PrinterState,
+    /** False when the queue refuses new jobs. */
+    accepting: z.boolean(),
+    reason: PrintProblem.nullable(),
+  }),
+);
 export type PrinterInfo = z.infer<typeof PrinterInfo>;
 
-export const ListPrintersReply = z.object({
-  /** Null when no backend could be set up. */
-  backend: PrintBackendName.nullable(),
-  printers: z.array(PrinterInfo),
-  /** The printer jobs go to when none is named: the kiosk's setting, else the system default. */
-  defaultPrinter: z.string().nullable(),
-});
+export const ListPrintersReply = lazySchema(() =>
+  z.object({
+    /** Null when no backend could be set up. */
+    backend: PrintBackendName.nullable(),
+    printers: z.array(PrinterInfo),
+    /** The printer jobs go to when none is named: the kiosk's setting, else the system default. */
+    defaultPrinter: z.string().nullable(),
+  }),
+);
 export type ListPrintersReply = z.infer<typeof ListPrintersReply>;
 
 /** What the kiosk prints; also the prefix of spool file names, so it must stay filename-safe. */
-export const DocumentKind = z.enum(['invoice', 'sav-slip', 'day-report']);
+export const DocumentKind = lazySchema(() => z.enum(['invoice', 'sav-slip', 'day-report']));
 export type DocumentKind = z.infer<typeof DocumentKind>;
 
 /**
  * The documents the service makes, fetched by their record's id; the day report is made on the
  * kiosk from its own outbox, so there is nothing to fetch or preview by id.
  */
-export const ServiceDocumentKind = DocumentKind.exclude(['day-report']);
+export const ServiceDocumentKind = lazySchema(() => DocumentKind.exclude(['day-report']));
 export type ServiceDocumentKind = z.infer<typeof ServiceDocumentKind>;
 
-export const PrintJobState = z.enum([
-  'queued',
-  'sending',
-  'printing',
-  'completed',
-  'failed',
-  'cancelled',
-]);
+export const PrintJobState = lazySchema(() =>
+  z.enum(['queued', 'sending', 'printing', 'completed', 'failed', 'cancelled']),
+);
 export type PrintJobState = z.infer<typeof PrintJobState>;
 
 /** An opaque job id (a UUID from main): it also names spool files, so nothing else passes. */
-export const PrintJobId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, {
-  message: 'not a print job id',
-});
+export const PrintJobId = lazySchema(() =>
+  z.string().regex(/^[A-Za-z0-9-]{1,64}$/, {
+    message: 'not a print job id',
+  }),
+);
 
-export const PrintJob = z.object({
-  id: z.string(),
-  kind: DocumentKind,
-  /** The sale id (invoice), SAV id (slip) or local date (day report). */
-  reference: z.string(),
-  documentNumber: z.string().nullable(),
-  printer: z.string().nullable(),
-  copies: z.number().int(),
-  state: PrintJobState,
-  problem: PrintProblem.nullable(),
-  retries: z.number().int().min(0),
-  createdAt: IsoTime,
-  updatedAt: IsoTime,
-});
+export const PrintJob = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    kind: DocumentKind,
+    /** The sale id (invoice), SAV id (slip) or local date (day report). */
+    reference: z.string(),
+    documentNumber: z.string().nullable(),
+    printer: z.string().nullable(),
+    copies: z.number().int(),
+    state: PrintJobState,
+    problem: PrintProblem.nullable(),
+    retries: z.number().int().min(0),
+    createdAt: IsoTime,
+    updatedAt: IsoTime,
+  }),
+);
 export type PrintJob = z.infer<typeof PrintJob>;
 
 /**
  * A CUPS queue name as the printing backends accept it (no spaces, slashes, quotes, no leading
  * `-`): it reaches command lines and native print dialogs.
  */
-export const PrinterName = z
-  .string()
-  .regex(/^[^\s/#\\'"-][^\s/#\\'"]{0,126}$/u, { message: 'not a valid printer name' });
+export const PrinterName = lazySchema(() =>
+  z.string().regex(/^[^\s/#\\'"-][^\s/#\\'"]{0,126}$/u, { message: 'not a valid printer name' }),
+);
 
 export const MAX_COPIES = 20;
 
@@ -124,76 +130,90 @@ export const MAX_COPIES = 20;
  * Minted by the renderer when staff press Print and kept until the job's outcome is on screen:
  * a second tap, or a retry after a lost reply, names the same job instead of printing twice.
  */
-export const PrintRequestId = z.uuid({ version: 'v4' });
+export const PrintRequestId = lazySchema(() => z.uuid({ version: 'v4' }));
 
 const printOptions = {
   requestId: PrintRequestId,
   /** Overrides the kiosk's printer for this job. */
-  printer: PrinterName.optional(),
-  copies: z.number().int().min(1).max(MAX_COPIES).optional(),
+  printer: lazySchema(() => PrinterName.optional()),
+  copies: lazySchema(() => z.number().int().min(1).max(MAX_COPIES).optional()),
 };
 
-export const PrintInvoiceRequest = z.strictObject({ saleId: RecordId, ...printOptions });
+export const PrintInvoiceRequest = lazySchema(() =>
+  z.strictObject({ saleId: RecordId, ...printOptions }),
+);
 export type PrintInvoiceRequest = z.input<typeof PrintInvoiceRequest>;
 
-export const PrintSavSlipRequest = z.strictObject({ savId: RecordId, ...printOptions });
+export const PrintSavSlipRequest = lazySchema(() =>
+  z.strictObject({ savId: RecordId, ...printOptions }),
+);
 export type PrintSavSlipRequest = z.input<typeof PrintSavSlipRequest>;
 
-const ReportLabel = Text.min(1).max(120);
+const ReportLabel = lazySchema(() => Text.min(1).max(120));
 
 /**
  * The words of the printed day report, in the kiosk's language: the catalogue is the renderer's,
  * so the screen that asks for the print gives them. `locale` formats the times and amounts.
  */
-export const DayReportLabels = z.strictObject({
-  locale: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/u, {
-    message: 'not a language tag',
+export const DayReportLabels = lazySchema(() =>
+  z.strictObject({
+    locale: z.string().regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/u, {
+      message: 'not a language tag',
+    }),
+    title: ReportLabel,
+    empty: ReportLabel,
+    offline: ReportLabel,
+    unresolved: ReportLabel,
+    states: z.record(DebitState, ReportLabel),
+    resolutions: z.record(z.enum(staffResolutionKinds), ReportLabel),
+    methods: z.record(CollectionMethod, ReportLabel),
   }),
-  title: ReportLabel,
-  empty: ReportLabel,
-  offline: ReportLabel,
-  unresolved: ReportLabel,
-  states: z.record(DebitState, ReportLabel),
-  resolutions: z.record(z.enum(staffResolutionKinds), ReportLabel),
-  methods: z.record(CollectionMethod, ReportLabel),
-});
+);
 export type DayReportLabels = z.infer<typeof DayReportLabels>;
 
-export const PrintDayReportRequest = z.strictObject({
-  date: ReportDate,
-  labels: DayReportLabels,
-  ...printOptions,
-});
+export const PrintDayReportRequest = lazySchema(() =>
+  z.strictObject({
+    date: ReportDate,
+    labels: DayReportLabels,
+    ...printOptions,
+  }),
+);
 export type PrintDayReportRequest = z.input<typeof PrintDayReportRequest>;
 
-export const PrintJobIdRequest = z.strictObject({ jobId: PrintJobId });
+export const PrintJobIdRequest = lazySchema(() => z.strictObject({ jobId: PrintJobId }));
 export type PrintJobIdRequest = z.input<typeof PrintJobIdRequest>;
 
-export const ListPrintJobsReply = z.object({
-  /** Unfinished jobs first (oldest first), then recent finished ones (newest first). */
-  jobs: z.array(PrintJob),
-});
+export const ListPrintJobsReply = lazySchema(() =>
+  z.object({
+    /** Unfinished jobs first (oldest first), then recent finished ones (newest first). */
+    jobs: z.array(PrintJob),
+  }),
+);
 export type ListPrintJobsReply = z.infer<typeof ListPrintJobsReply>;
 
-export const PreviewDocumentRequest = z.strictObject({
-  kind: ServiceDocumentKind,
-  /** The sale id (invoice) or SAV id (slip). */
-  reference: RecordId,
-  /** Also render the first page as PNG (needs poppler's pdftoppm in main). */
-  firstPagePng: z.boolean().optional(),
-});
+export const PreviewDocumentRequest = lazySchema(() =>
+  z.strictObject({
+    kind: ServiceDocumentKind,
+    /** The sale id (invoice) or SAV id (slip). */
+    reference: RecordId,
+    /** Also render the first page as PNG (needs poppler's pdftoppm in main). */
+    firstPagePng: z.boolean().optional(),
+  }),
+);
 export type PreviewDocumentRequest = z.input<typeof PreviewDocumentRequest>;
 
-export const PreviewDocumentReply = z.object({
-  kind: ServiceDocumentKind,
-  reference: z.string(),
-  documentNumber: z.string().nullable(),
-  /** The verified PDF, exactly what the printer would get. */
-  pdfBase64: Base64,
-  firstPagePngBase64: Base64.nullable(),
-  /** Why there is no PNG although one was asked for. */
-  pngUnavailable: z.string().nullable(),
-});
+export const PreviewDocumentReply = lazySchema(() =>
+  z.object({
+    kind: ServiceDocumentKind,
+    reference: z.string(),
+    documentNumber: z.string().nullable(),
+    /** The verified PDF, exactly what the printer would get. */
+    pdfBase64: Base64,
+    firstPagePngBase64: Base64.nullable(),
+    /** Why there is no PNG although one was asked for. */
+    pngUnavailable: z.string().nullable(),
+  }),
+);
 export type PreviewDocumentReply = z.infer<typeof PreviewDocumentReply>;
 
 export const printingMessages = {

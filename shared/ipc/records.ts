@@ -6,6 +6,7 @@ import {
   type ValueType,
   recordKinds,
 } from '../profile/index.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The records the specification leaves 'not shown', as they cross to the renderer: resolved in
@@ -15,18 +16,20 @@ import {
  */
 
 const valueSchemas: Record<ValueType, z.ZodType> = {
-  text: z.string(),
-  money: z.number(),
-  integer: z.number().int(),
-  boolean: z.boolean(),
-  date: z.string(),
-  datetime: z.string(),
+  text: lazySchema(() => z.string()),
+  money: lazySchema(() => z.number()),
+  integer: lazySchema(() => z.number().int()),
+  boolean: lazySchema(() => z.boolean()),
+  date: lazySchema(() => z.string()),
+  datetime: lazySchema(() => z.string()),
 };
 
-export const OtherField = z.strictObject({
-  name: z.string(),
-  value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
-});
+export const OtherField = lazySchema(() =>
+  z.strictObject({
+    name: z.string(),
+    value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  }),
+);
 
 /**
  * The fields of a resolved record of this kind, as a zod shape: for an IPC reply that carries a
@@ -89,16 +92,27 @@ export type CustomerEntry = Omit<CustomerView, 'id'> & {
   readonly id: string;
   readonly isCompany: boolean | null;
 };
-export const CustomerEntry = identified('customer').extend({
-  isCompany: z.boolean().nullable(),
-}) as unknown as z.ZodType<CustomerEntry, CustomerEntry>;
+export const CustomerEntry = lazySchema(
+  () =>
+    identified('customer').extend({
+      isCompany: z.boolean().nullable(),
+    }) as unknown as z.ZodType<CustomerEntry, CustomerEntry>,
+);
 
 /** A credit, with `isGiftCard` by the profile's `statuses.creditIsGiftCard` (null: unknown). */
 export type CreditEntry = CreditView & { readonly isGiftCard: boolean | null };
-export const CreditEntry = z
-  .strictObject(recordViewShape('credit'))
-  .extend({ isGiftCard: z.boolean().nullable() }) as unknown as z.ZodType<CreditEntry, CreditEntry>;
+export const CreditEntry = lazySchema(
+  () =>
+    z
+      .strictObject(recordViewShape('credit'))
+      .extend({ isGiftCard: z.boolean().nullable() }) as unknown as z.ZodType<
+      CreditEntry,
+      CreditEntry
+    >,
+);
 
 /** A shop of the picker: its id is what the kiosk sends back. */
 export type ShopEntry = Omit<ShopView, 'id'> & { readonly id: string };
-export const ShopEntry = identified('shop') as unknown as z.ZodType<ShopEntry, ShopEntry>;
+export const ShopEntry = lazySchema(
+  () => identified('shop') as unknown as z.ZodType<ShopEntry, ShopEntry>,
+);

@@ -2,23 +2,26 @@ import { z } from 'zod';
 import { Page, PageLimit, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
 import { recordList, recordView } from './records.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * Sales, invoices and after-sales (SAV) cases: read-only, from the service, read through the
  * integration profile (`records.ts`).
  */
 
-export const GetSaleRequest = z.strictObject({ saleId: RecordId });
+export const GetSaleRequest = lazySchema(() => z.strictObject({ saleId: RecordId }));
 export type GetSaleRequest = z.input<typeof GetSaleRequest>;
 
-export const GetSavRequest = z.strictObject({ savId: RecordId });
+export const GetSavRequest = lazySchema(() => z.strictObject({ savId: RecordId }));
 export type GetSavRequest = z.input<typeof GetSavRequest>;
 
-export const GetSavLogRequest = z.strictObject({
-  savId: RecordId,
-  page: Page.optional(),
-  limit: PageLimit.optional(),
-});
+export const GetSavLogRequest = lazySchema(() =>
+  z.strictObject({
+    savId: RecordId,
+    page: Page.optional(),
+    limit: PageLimit.optional(),
+  }),
+);
 export type GetSavLogRequest = z.input<typeof GetSavLogRequest>;
 
 export const salesMessages = {
@@ -26,13 +29,13 @@ export const salesMessages = {
     group: 'sales',
     summary: 'One sale',
     request: GetSaleRequest,
-    reply: recordView('sale'),
+    reply: lazySchema(() => recordView('sale')),
   }),
   getInvoice: defineMessage('getInvoice', {
     group: 'sales',
     summary: "Metadata of a sale's invoice",
     request: GetSaleRequest,
-    reply: recordView('invoice'),
+    reply: lazySchema(() => recordView('invoice')),
   }),
 } as const;
 
@@ -41,12 +44,12 @@ export const savMessages = {
     group: 'sav',
     summary: 'One SAV case',
     request: GetSavRequest,
-    reply: recordView('sav'),
+    reply: lazySchema(() => recordView('sav')),
   }),
   getSavLog: defineMessage('getSavLog', {
     group: 'sav',
     summary: 'Public log of a SAV case',
     request: GetSavLogRequest,
-    reply: recordList(recordView('savLogEntry')),
+    reply: lazySchema(() => recordList(recordView('savLogEntry'))),
   }),
 } as const;

@@ -1,38 +1,41 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * How this kiosk reports to the fleet's monitoring (the `telemetry` key of the settings file;
  * the environment wins key by key). Every way out is off until configured: a kiosk sends nothing
  * anywhere by default. Read when the kiosk starts.
  */
-export const TelemetrySettings = z.strictObject({
-  /**
-   * The Prometheus scrape endpoint's port, on loopback only (a node agent on the kiosk, or an
-   * SSH tunnel, scrapes it); null: no endpoint.
-   */
-  prometheusPort: z.number().int().min(1).max(65_535).nullable().optional(),
-  /**
-   * The fleet collector's OTLP/HTTP base URL (`/v1/metrics` and `/v1/logs` are appended); null:
-   * no export. Authentication headers come from OTEL_EXPORTER_OTLP_HEADERS, never this file.
-   */
-  otlpEndpoint: z
-    .url({ protocol: /^https?$/ })
-    .max(2_048)
-    .regex(/^https?:\/\/[^/?#@\s]+(?:\/[^?#\s]*)?$/i, {
-      message: 'an http(s) URL with a host, and no user, password, query or fragment',
-    })
-    .nullable()
-    .optional(),
-  /** Also send the kiosk's (redacted) log lines as OTLP log records to the collector. */
-  otlpLogs: z.boolean().optional(),
-  /** How often metrics are pushed to the collector. */
-  exportIntervalMs: z.number().int().min(1_000).max(3_600_000).optional(),
-  /** This kiosk's name in the fleet; absent: the machine's host name. */
-  kioskId: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
-      message: 'letters, digits, dot, dash and underscore, at most 64',
-    })
-    .optional(),
-});
+export const TelemetrySettings = lazySchema(() =>
+  z.strictObject({
+    /**
+     * The Prometheus scrape endpoint's port, on loopback only (a node agent on the kiosk, or an
+     * SSH tunnel, scrapes it); null: no endpoint.
+     */
+    prometheusPort: z.number().int().min(1).max(65_535).nullable().optional(),
+    /**
+     * The fleet collector's OTLP/HTTP base URL (`/v1/metrics` and `/v1/logs` are appended); null:
+     * no export. Authentication headers come from OTEL_EXPORTER_OTLP_HEADERS, never this file.
+     */
+    otlpEndpoint: z
+      .url({ protocol: /^https?$/ })
+      .max(2_048)
+      .regex(/^https?:\/\/[^/?#@\s]+(?:\/[^?#\s]*)?$/i, {
+        message: 'an http(s) URL with a host, and no user, password, query or fragment',
+      })
+      .nullable()
+      .optional(),
+    /** Also send the kiosk's (redacted) log lines as OTLP log records to the collector. */
+    otlpLogs: z.boolean().optional(),
+    /** How often metrics are pushed to the collector. */
+    exportIntervalMs: z.number().int().min(1_000).max(3_600_000).optional(),
+    /** This kiosk's name in the fleet; absent: the machine's host name. */
+    kioskId: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, {
+        message: 'letters, digits, dot, dash and underscore, at most 64',
+      })
+      .optional(),
+  }),
+);
 export type TelemetrySettings = z.infer<typeof TelemetrySettings>;
