@@ -193,7 +193,9 @@ export class DebitAttempts {
     const looksOld = clock.now() - head.createdAt >= maxAgeMs;
     const needsTime = looksOld || head.mayHaveReachedAt !== null;
     if (chained && needsTime) return;
-    const serviceNow = await this.serviceNow(needsTime);
+    // Without an age to prove, the reading at hand will do, and no await: a chained mark then
+    // joins its predecessor's commit in the same turn.
+    const serviceNow = needsTime ? await this.serviceNow(true) : this.#serviceClock.now();
     // Chained, the answer just before dates the rows once committed; undated, this row can
     // only look younger: it would expire late, never early.
     if (!chained) this.#dateOpenRows(serviceNow);
