@@ -1,3 +1,4 @@
+import './zod-under-csp.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
@@ -5,8 +6,12 @@ import { i18nFor } from './i18n/use-i18n.ts';
 import { localeFromLanguage } from './i18n/locale.ts';
 import { kioskApi, type KioskApi } from './ipc/index.ts';
 import { NoBridge } from './NoBridge.tsx';
+import { firstScreenReady } from './stores/first-screen.ts';
 import { createKioskStores, startKioskStores } from './stores/kiosk-stores.ts';
 import { StoresProvider } from './stores/stores-context.tsx';
+
+/** How long the first render waits for the first screen's data before drawing without it. */
+const FIRST_SCREEN_WAIT_MS = 300;
 
 const container = document.getElementById('root');
 if (!container) throw new Error('renderer/index.html has no #root element');
@@ -25,12 +30,15 @@ const root = createRoot(container);
 if (api) {
   const stores = createKioskStores(api, locale);
   startKioskStores(api, stores);
-  root.render(
-    <StrictMode>
-      <StoresProvider stores={stores}>
-        <App />
-      </StoresProvider>
-    </StrictMode>,
+  // Drawn once, with the products, rather than empty first (see firstScreenReady).
+  void firstScreenReady(stores, FIRST_SCREEN_WAIT_MS).then(() =>
+    root.render(
+      <StrictMode>
+        <StoresProvider stores={stores}>
+          <App />
+        </StoresProvider>
+      </StrictMode>,
+    ),
   );
 } else {
   root.render(<NoBridge i18n={i18nFor(locale)} />);
