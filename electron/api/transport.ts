@@ -160,11 +160,14 @@ function flattenHeaders(headers: Record<string, unknown>): Record<string, string
 }
 
 export function createTransport(options: TransportOptions): Transport {
+  const maxSockets = options.maxSockets ?? 8;
   const agentOptions = {
     keepAlive: true,
     keepAliveMsecs: 1_000,
-    maxSockets: options.maxSockets ?? 8,
-    maxFreeSockets: 4,
+    maxSockets,
+    // As many kept as may be open: the outbox's answers, committed together, free their sockets
+    // together, and keeping only half of them reopened a TLS connection for every other debit.
+    maxFreeSockets: maxSockets,
   };
   const httpAgent = new HttpAgentWithConnectTimeout(agentOptions, options.connectTimeoutMs);
   const httpsAgent = new HttpsAgentWithConnectTimeout(agentOptions, options.connectTimeoutMs);
