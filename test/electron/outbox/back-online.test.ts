@@ -1,13 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type ConnectivityChange, TypedEmitter } from '../../../electron/api/index.ts';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
-import {
-  liftBackoffWhenBackOnline,
-  startOutboxService,
-  type OutboxService,
-} from '../../../electron/outbox/index.ts';
-import { RecordingLogger, tempDataDir } from './support.ts';
-import { startTestSandbox, type TestSandbox } from './sandbox-support.ts';
+import { liftBackoffWhenBackOnline, startOutboxService } from '../../../electron/outbox/index.ts';
+import { RecordingLogger } from './support.ts';
+import { useSandboxBed } from './sandbox-support.ts';
 
 /**
  * Back online, sent at once: a debit that failed while the service was unreachable waits out a
@@ -16,42 +12,27 @@ import { startTestSandbox, type TestSandbox } from './sandbox-support.ts';
  */
 
 const MINUTE = 60_000;
-let sb: TestSandbox;
-let data: ReturnType<typeof tempDataDir>;
-let service: OutboxService | undefined;
-
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => {
-  sb.control.reset();
-  data = tempDataDir();
-});
-afterEach(async () => {
-  await service?.stop();
-  data.cleanup();
-});
+const bed = useSandboxBed();
 
 it('a probe that succeeds after an outage lifts the backoff: the waiting debit is applied', async () => {
   const logger = new RecordingLogger();
-  const client = sb.client({ logger });
-  service = startOutboxService({
-    db: data.open(),
-    client,
-    logger,
-    sender: {
-      random: () => 0.99,
-      idlePollMs: 20,
-      retry: { backoff: { baseMs: 10 * MINUTE, capMs: 10 * MINUTE } },
-    },
-  });
+  const client = bed.sb.client({ logger });
+  const service = bed.stopLater(
+    startOutboxService({
+      db: bed.data.open(),
+      client,
+      logger,
+      sender: {
+        random: () => 0.99,
+        idlePollMs: 20,
+        retry: { backoff: { baseMs: 10 * MINUTE, capMs: 10 * MINUTE } },
+      },
+    }),
+  );
   const { outbox, sender } = service;
 
   // The service cannot be reached: the attempt fails and the next one waits ten minutes.
-  sb.control.addFault({ kind: 'reset', route: 'debitGiftCard', count: 1 });
+  bed.sb.control.addFault({ kind: 'reset', route: 'debitGiftCard', count: 1 });
   const { debit } = outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 2.5 });
   await vi.waitFor(() =>
     expect(outbox.get(debit.id)).toMatchObject({ state: 'pending', attempts: 1 }),
@@ -71,7 +52,9 @@ it('a probe that succeeds after an outage lifts the backoff: the waiting debit i
 
   const outcome = await outbox.waitForOutcome(debit.id, 10_000);
   expect(outcome).toMatchObject({ settled: true, debit: { state: 'applied', attempts: 2 } });
-  expect(sb.control.ledger().map((entry) => entry.idempotencyKey)).toEqual([debit.idempotencyKey]);
+  expect(bed.sb.control.ledger().map((entry) => entry.idempotencyKey)).toEqual([
+    debit.idempotencyKey,
+  ]);
   expect(sender.status.gateUntil).toBeNull();
 });
 

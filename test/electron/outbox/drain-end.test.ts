@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Clock } from '../../../electron/api/index.ts';
 import { systemClock } from '../../../electron/api/index.ts';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
 import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../../electron/outbox/sender.ts';
-import { startTestSandbox, type TestSandbox } from './sandbox-support.ts';
-import { tempDataDir } from './support.ts';
+import { useSandboxBed } from './sandbox-support.ts';
 
 /**
  * A drain ends when its last attempt's slot does, not at its next poll: the last answer's event
@@ -13,25 +12,7 @@ import { tempDataDir } from './support.ts';
  * (50 ms) late, a tenth of a 300-debit drain.
  */
 
-let sb: TestSandbox;
-let data: ReturnType<typeof tempDataDir>;
-let sender: OutboxSender | undefined;
-
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => {
-  sb.control.reset();
-  data = tempDataDir();
-});
-afterEach(async () => {
-  await sender?.stop();
-  sender = undefined;
-  data.cleanup();
-});
+const bed = useSandboxBed();
 
 /** The system clock, telling whether each sleep ended at its time or was woken. */
 function watchedClock(): { clock: Clock; timedOut: number } {
@@ -51,7 +32,7 @@ function watchedClock(): { clock: Clock; timedOut: number } {
 it('a drain returns when the last slot ends, woken by it: no sleep of its own runs out after the last answer', async () => {
   const watched = watchedClock();
   const outbox = new Outbox({
-    db: data.open(),
+    db: bed.data.open(),
     connectivity: () => 'online',
     clock: watched.clock,
   });
@@ -64,12 +45,14 @@ it('a drain returns when the last slot ends, woken by it: no sleep of its own ru
     }
   });
   // The sender's own sleeps outlast the test: only a drain's poll could run out.
-  sender = new OutboxSender({
-    outbox,
-    gateway: sb.gateway(sb.client()),
-    concurrency: 2,
-    idlePollMs: 600_000,
-  });
+  const sender = bed.stopLater(
+    new OutboxSender({
+      outbox,
+      gateway: bed.sb.gateway(bed.sb.client()),
+      concurrency: 2,
+      idlePollMs: 600_000,
+    }),
+  );
   const report = await sender.drain({ untilEmpty: true, timeoutMs: 30_000 });
 
   expect(report).toMatchObject({ result: 'empty', applied: 6 });

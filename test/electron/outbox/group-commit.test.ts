@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
 import type { DebitGateway } from '../../../electron/outbox/gateway.ts';
 import { GroupCommit } from '../../../electron/outbox/group-commit.ts';
@@ -6,8 +6,7 @@ import { isTerminal, type DebitState } from '../../../electron/outbox/index.ts';
 import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../../electron/outbox/sender.ts';
 import type { KioskDatabase } from '../../../electron/storage/database.ts';
-import { startTestSandbox, type TestSandbox } from './sandbox-support.ts';
-import { tempDataDir } from './support.ts';
+import { useSandboxBed } from './sandbox-support.ts';
 
 /**
  * The sender's writes share commits (`group-commit.ts`): the `sending` marks of several cards,
@@ -17,28 +16,11 @@ import { tempDataDir } from './support.ts';
  * long queue does not keep another card's older debit waiting.
  */
 
-let sb: TestSandbox;
-let data: ReturnType<typeof tempDataDir>;
-const senders: OutboxSender[] = [];
-
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => {
-  sb.control.reset();
-  data = tempDataDir();
-});
-afterEach(async () => {
-  await Promise.all(senders.splice(0).map((sender) => sender.stop()));
-  data.cleanup();
-});
+const bed = useSandboxBed();
 
 /** The real database, its top-level transactions counted (every commit goes through one). */
 function countingDatabase(): { db: KioskDatabase; readonly commits: number } {
-  const db = data.open();
+  const db = bed.data.open();
   let commits = 0;
   const counted: KioskDatabase = {
     ...db,
@@ -60,7 +42,7 @@ const noLimits = { maxPendingCount: 1_000, maxPendingAmount: 1e6, maxPendingAmou
 describe('GroupCommit', () => {
   it('commits the writes queued in one turn in one transaction, each caller answered once it is in', async () => {
     const counted = countingDatabase();
-    const observer = data.open();
+    const observer = bed.data.open();
     counted.db.connection.exec('CREATE TABLE marks (name TEXT NOT NULL) STRICT');
     const group = new GroupCommit(counted.db);
     const insert = (name: string) => () =>
@@ -133,7 +115,7 @@ describe('GroupCommit', () => {
 
 describe('the store', () => {
   it('marks a row `sending` only when it is its card head: an earlier open row of the card blocks it', () => {
-    const outbox = new Outbox({ db: data.open(), limits: noLimits });
+    const outbox = new Outbox({ db: bed.data.open(), limits: noLimits });
     const first = outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 1 }).debit;
     const second = outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 2 }).debit;
     const other = outbox.enqueue({ giftCardId: demoGiftCards.lowBalance, amount: 1 }).debit;
@@ -159,8 +141,8 @@ describe('the sender over the sandbox', () => {
    * leaves: what it sees there is committed.
    */
   function watchedGateway(): { gateway: DebitGateway; violations: string[]; sent: string[] } {
-    const real = sb.gateway(sb.client());
-    const observer = data.open();
+    const real = bed.sb.gateway(bed.sb.client());
+    const observer = bed.data.open();
     const violations: string[] = [];
     const sent: string[] = [];
     const gateway: DebitGateway = {
@@ -196,7 +178,7 @@ describe('the sender over the sandbox', () => {
     );
     const { gateway, violations, sent } = watchedGateway();
     const sender = new OutboxSender({ outbox, gateway, concurrency: 2, idlePollMs: 20 });
-    senders.push(sender);
+    bed.stopLater(sender);
     const before = counted.commits;
     const report = await sender.drain({ untilEmpty: true, timeoutMs: 30_000 });
 
@@ -204,7 +186,7 @@ describe('the sender over the sandbox', () => {
     expect(violations).toEqual([]);
     expect(sent).toHaveLength(30);
     // Each card's debits reached the service in the order they were accepted, once each.
-    const ledger = sb.control.ledger();
+    const ledger = bed.sb.control.ledger();
     for (const card of cards) {
       expect(
         ledger.filter((entry) => entry.giftCardId === card).map((entry) => entry.idempotencyKey),
@@ -218,7 +200,11 @@ describe('the sender over the sandbox', () => {
   });
 
   it('a card with a long queue does not keep an older debit of another card waiting', async () => {
-    const outbox = new Outbox({ db: data.open(), connectivity: () => 'online', limits: noLimits });
+    const outbox = new Outbox({
+      db: bed.data.open(),
+      connectivity: () => 'online',
+      limits: noLimits,
+    });
     const a = demoGiftCards.active;
     const b = demoGiftCards.lowBalance;
     const order = [a, b, a, a, b, a].map(
@@ -227,12 +213,12 @@ describe('the sender over the sandbox', () => {
     const { gateway, violations } = watchedGateway();
     // One slot: whenever a card's answer comes, the other card's older head is due too.
     const sender = new OutboxSender({ outbox, gateway, concurrency: 1, idlePollMs: 20 });
-    senders.push(sender);
+    bed.stopLater(sender);
     const report = await sender.drain({ untilEmpty: true, timeoutMs: 30_000 });
 
     expect(report).toMatchObject({ result: 'empty', applied: 6 });
     expect(violations).toEqual([]);
-    expect(sb.control.ledger().map((entry) => entry.idempotencyKey)).toEqual(
+    expect(bed.sb.control.ledger().map((entry) => entry.idempotencyKey)).toEqual(
       order.map((debit) => debit.idempotencyKey),
     );
   });

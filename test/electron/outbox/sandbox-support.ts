@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createApiClient, type CommerceApiClient } from '../../../electron/api/client.ts';
 import type { Clock } from '../../../electron/api/clock.ts';
 import type { Logger } from '../../../electron/logging/index.ts';
@@ -11,6 +12,8 @@ import {
   type RunningSandbox,
   type SandboxControl,
 } from '../../../sandbox/index.ts';
+
+import { tempDataDir } from './support.ts';
 
 export const ALL_SCOPES_ACCOUNT = 'kiosk-all@sandbox.test';
 
@@ -78,6 +81,54 @@ export async function startTestSandbox(
     close: async () => {
       for (const client of clients) client.close();
       await sandbox.close();
+    },
+  };
+}
+
+export interface SandboxBed {
+  readonly sb: TestSandbox;
+  readonly data: ReturnType<typeof tempDataDir>;
+  /** Stopped after the test, whatever it ends with. */
+  stopLater<T extends { stop(): Promise<void> }>(started: T): T;
+}
+
+/**
+ * The lifecycle most outbox tests share, registered in the calling file: one sandbox for the
+ * file, reset before each test, a fresh data directory per test, and whatever a test started
+ * (a sender) stopped after it.
+ */
+export function useSandboxBed(): SandboxBed {
+  let sandbox: TestSandbox | undefined;
+  let data: ReturnType<typeof tempDataDir> | undefined;
+  const started: { stop(): Promise<void> }[] = [];
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  beforeEach(() => {
+    sandbox!.control.reset();
+    data = tempDataDir();
+  });
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((thing) => thing.stop()));
+    data?.cleanup();
+  });
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the sandbox bed has no ${what} outside a test`);
+    return value;
+  };
+  return {
+    get sb() {
+      return ready(sandbox, 'sandbox');
+    },
+    get data() {
+      return ready(data, 'data directory');
+    },
+    stopLater(thing) {
+      started.push(thing);
+      return thing;
     },
   };
 }

@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
 import type { OutboxDebit } from '../../../electron/outbox/index.ts';
 import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../../electron/outbox/sender.ts';
-import { startTestSandbox, type TestSandbox } from './sandbox-support.ts';
-import { tempDataDir } from './support.ts';
+import { useSandboxBed } from './sandbox-support.ts';
 
 /**
  * An answer's settled row is built from the marked row and the answer in hand, not read back
@@ -12,28 +11,10 @@ import { tempDataDir } from './support.ts';
  * still be exactly the row a later read returns, reply and balance included, for each outcome.
  */
 
-let sb: TestSandbox;
-let data: ReturnType<typeof tempDataDir>;
-let sender: OutboxSender | undefined;
-
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(() => {
-  sb.control.reset();
-  data = tempDataDir();
-});
-afterEach(async () => {
-  await sender?.stop();
-  sender = undefined;
-  data.cleanup();
-});
+const bed = useSandboxBed();
 
 it('the settled debit of each state-changed event is the stored row: applied, refused, failed', async () => {
-  const outbox = new Outbox({ db: data.open(), connectivity: () => 'online' });
+  const outbox = new Outbox({ db: bed.data.open(), connectivity: () => 'online' });
   const applied = outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 1.25 }).debit;
   // 4.50 EUR on the card: 20 is refused (409, insufficient balance).
   const refused = outbox.enqueue({ giftCardId: demoGiftCards.lowBalance, amount: 20 }).debit;
@@ -47,12 +28,14 @@ it('the settled debit of each state-changed event is the stored row: applied, re
     if (event.type === 'state-changed' && event.from === 'sending')
       settled.set(event.debit.id, event.debit);
   });
-  sender = new OutboxSender({
-    outbox,
-    gateway: sb.gateway(sb.client()),
-    concurrency: 3,
-    idlePollMs: 20,
-  });
+  const sender = bed.stopLater(
+    new OutboxSender({
+      outbox,
+      gateway: bed.sb.gateway(bed.sb.client()),
+      concurrency: 3,
+      idlePollMs: 20,
+    }),
+  );
   const report = await sender.drain({ untilEmpty: true, timeoutMs: 30_000 });
 
   expect(report).toMatchObject({ result: 'empty', applied: 1, refused: 1, failed: 1 });
