@@ -27,6 +27,7 @@ export {
   NotFound,
   RateLimited,
   type RequestIssue,
+  RetryAfterError,
   type SerializedApiError,
   ServiceUnavailable,
   Timeout,

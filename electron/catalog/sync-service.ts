@@ -6,6 +6,7 @@ import {
   type Clock,
   Forbidden,
   isCommerceApiError,
+  RetryAfterError,
   systemClock,
   TypedEmitter,
 } from '../api/index.ts';
@@ -38,8 +39,9 @@ export interface CatalogSyncOptions {
   readonly leaseTtlMs?: number;
   /**
    * A sync that fails on a transient error after the client's own retries (a long 429/503 storm,
-   * the network gone for a while) waits and carries on, up to this many times (default 5): a full
-   * sync from its last committed page, the change feed from its cursor.
+   * a timeout) waits and carries on, up to this many times (default 5): a full sync from its last
+   * committed page, the change feed from its cursor. An unreachable service ends the run; the
+   * loop's next one resumes the same way.
    */
   readonly transientRetries?: number;
   /**
@@ -234,15 +236,9 @@ export class CatalogSyncService {
           attempt,
           delay,
         });
-        const random = this.#random;
-        const retryAfterMs =
-          error instanceof Object &&
-          'retryAfterMs' in error &&
-          typeof error.retryAfterMs === 'number'
-            ? error.retryAfterMs
-            : 0;
+        const retryAfterMs = error instanceof RetryAfterError ? (error.retryAfterMs ?? 0) : 0;
         await this.#clock.sleep(
-          Math.max(retryAfterMs, delay / 2 + random() * (delay / 2)),
+          Math.max(retryAfterMs, delay / 2 + this.#random() * (delay / 2)),
           request.signal,
         );
         delay = Math.min(delay * 2, 30_000);
