@@ -213,7 +213,8 @@ export class KioskInstruments {
   }
 
   catalogSyncFailed(code: string, durationMs: number): void {
-    this.#syncEnded({ kind: 'any', result: 'failed', code }, durationMs);
+    // Which kind the run would have been is not known once it failed.
+    this.#syncEnded({ result: 'failed', code }, durationMs);
   }
 
   printJobEnded(outcome: string): void {
