@@ -120,6 +120,23 @@ describe('every command takes every global flag', () => {
     60_000,
   );
 
+  // Healthy only once the mirror is synchronised (a mirror never synchronised is its exit 23).
+  test('status', async () => {
+    const sync = await inProcess(['catalog', 'sync'], environment());
+    expect(sync.code, sync.stderr).toBe(exitCodes.ok);
+    const status: CommandCase = { words: () => ['status'], own: () => ['--json'] };
+    for (const flag of Object.values(globalFlags())) {
+      for (const position of positions) {
+        const argv = argvOf(status, flag, position);
+        const run = await inProcess(argv, environment());
+        const label = `${argv.join(' ')}: ${run.stdout} ${run.stderr}`;
+        expect(run.stderr, label).not.toMatch(/Unknown option|does not apply/);
+        expect(run.code, label).toBe(exitCodes.ok);
+        expect(JSON.parse(run.stdout), label).toMatchObject({ verdict: 'healthy' });
+      }
+    }
+  }, 120_000);
+
   test('a global flag without its value is refused, named, on any command', async () => {
     for (const argv of [
       ['outbox', 'list', '--data-dir'],
