@@ -1,4 +1,4 @@
-import { itemsRowidMigration, mirrorMigration } from './catalog/index.ts';
+import { itemsInEntriesMigration, itemsRowidMigration, mirrorMigration } from './catalog/index.ts';
 import {
   cardCacheMigration,
   debitKeysMigration,
@@ -30,6 +30,7 @@ export const kioskSchema: DatabaseSchema = {
     resolutionsMigration,
     debitKeysMigration,
     itemsRowidMigration,
+    itemsInEntriesMigration,
   ],
   preserved: [unsettledDebits],
 };

@@ -13,12 +13,9 @@ import type { ProductView, SearchHit, ShopAvailability } from '../../shared/ipc/
  * items grouped, never a price or a stock figure computed.
  */
 
-/** A product as the mirror keeps it: the catalogue entry, its items in a table of their own. */
-export type MirrorProduct = Omit<CatalogProduct, 'items'>;
-
 /** `shopItems`: with a shop filter, that shop's items (the mirror has them; live does not). */
 export function hitOf(
-  product: MirrorProduct | ProductReference,
+  product: CatalogProduct | ProductReference,
   shopItems: ItemEntry[] | null,
   availableShops: number | null = null,
 ): SearchHit {
@@ -41,7 +38,7 @@ export function hitOf(
 }
 
 export function productViewOf(
-  product: MirrorProduct | ProductReference,
+  product: CatalogProduct | ProductReference,
   rest: Pick<ProductView, 'supplier' | 'stock' | 'characteristics'>,
 ): ProductView {
   return {

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { defaultProfile } from '../../shared/profile/index.ts';
 import type { CatalogProductsReply } from '../../shared/api/catalog.ts';
 import type { FullSyncProgressRecord, FullSyncRecord } from '../../shared/ipc/catalog.ts';
@@ -123,10 +124,13 @@ export async function runFullSync(
           explanation: `page ${page} is empty but claims a next page`,
         });
       }
-      // The next page travels while this one is written (SQLite work is synchronous).
+      // The next page travels while this one is written. Writing is synchronous and holds the
+      // event loop, so the request is given one turn of it to leave first: otherwise it would
+      // only be sent once the page is written, and the walk would wait for every page in turn.
       if (more) {
         inFlight = fetchPage(page + 1);
         inFlight.catch(() => undefined);
+        await setImmediate();
       }
       signal?.throwIfAborted();
       const syncedAt = now();
@@ -138,10 +142,15 @@ export async function runFullSync(
         productsDone: record.productsDone + reply.data.length,
       };
       const committed = record;
-      mirror.transaction(() => {
-        for (const product of reply.data) shadow.upsertProduct(product, syncedAt);
-        mirror.state.set('fullSyncProgress', committed);
-      });
+      // The shadow is rebuildable, so its pages need not wait for the disk: a power cut loses at
+      // most the last pages and their progress record together, and the walk resumes before them.
+      mirror.transaction(
+        () => {
+          for (const product of reply.data) shadow.upsertProduct(product, syncedAt);
+          mirror.state.set('fullSyncProgress', committed);
+        },
+        { durability: 'deferred' },
+      );
       progress.totals(Math.max(pagesTotal, record.pagesDone), productsTotal);
       progress.page(reply.data.length);
       options.heartbeat?.();

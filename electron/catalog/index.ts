@@ -12,6 +12,7 @@ export { type ReferentialRow, fetchReferentials, readReferential } from './refer
 export { liveTables, type MirrorTables } from './schema.ts';
 export { mirrorMigration } from './migrations/003-mirror.ts';
 export { itemsRowidMigration } from './migrations/009-items-rowid.ts';
+export { itemsInEntriesMigration } from './migrations/010-items-in-entries.ts';
 export { ftsQueryOf, normalizeSearchText } from './search-text.ts';
 export { type CatalogSource, type OnlineProbe, onlineProbeOf } from './source.ts';
 export {

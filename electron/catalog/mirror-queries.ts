@@ -1,13 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { ItemEntry } from '../../shared/api/catalog.ts';
+import type { CatalogProduct, ItemEntry } from '../../shared/api/catalog.ts';
 import type { GetProductReply, SearchProductsReply } from '../../shared/ipc/catalog.ts';
-import {
-  type MirrorProduct,
-  groupByShop,
-  hitOf,
-  productCharacteristics,
-  productViewOf,
-} from './answers.ts';
+import { groupByShop, hitOf, productCharacteristics, productViewOf } from './answers.ts';
 import { liveTables } from './schema.ts';
 import type { SearchQuery } from './search-query.ts';
 import type { FilterFact } from './search-text.ts';
@@ -69,24 +63,14 @@ export class MirrorQueries {
       ids = (this.#statement(sql).all(...parameters) as { id: number }[]).map((row) => row.id);
     }
     const body = this.#statement(`SELECT body FROM ${t.bodies} WHERE id = ?`);
-    const shopItems = this.#statement(
-      `SELECT body FROM ${t.items} WHERE product_id = ? AND shop_id = ? ORDER BY position`,
-    );
-    const availableShops = this.#statement(
-      `SELECT COUNT(DISTINCT shop_id) AS n FROM ${t.items}
-        WHERE product_id = ? AND available = 1 AND shop_id IS NOT NULL`,
-    );
     const itemsShop = query.shopId ?? query.nearShopId;
     const hits = ids.map((id) => {
-      const product = JSON.parse((body.get(id) as { body: string }).body) as MirrorProduct;
+      const product = JSON.parse((body.get(id) as { body: string }).body) as CatalogProduct;
       const items =
         itemsShop === undefined
           ? null
-          : (shopItems.all(id, itemsShop) as { body: string }[]).map(
-              (row) => JSON.parse(row.body) as ItemEntry,
-            );
-      const shops =
-        query.nearShopId === undefined ? null : (availableShops.get(id) as { n: number }).n;
+          : product.items.filter((item) => item.shop?.id === itemsShop);
+      const shops = query.nearShopId === undefined ? null : availableShops(product.items);
       return hitOf(product, items, shops);
     });
     return { source: 'mirror', asOf: this.#asOf(), hits };
@@ -99,12 +83,12 @@ export class MirrorQueries {
 
   #product(uuid: string, shopId: string | undefined): GetProductReply | undefined {
     const row = this.#statement(
-      `SELECT p.id AS id, b.body AS body FROM ${liveTables.products} p
+      `SELECT b.body AS body FROM ${liveTables.products} p
        JOIN ${liveTables.bodies} b ON b.id = p.id WHERE p.uuid = ?`,
-    ).get(uuid) as { id: number; body: string } | undefined;
+    ).get(uuid) as { body: string } | undefined;
     if (row === undefined) return undefined;
-    const product = JSON.parse(row.body) as MirrorProduct;
-    const items = this.#items(row.id);
+    const product = JSON.parse(row.body) as CatalogProduct;
+    const { items } = product;
     const inView = shopId === undefined ? items : items.filter((item) => item.shop?.id === shopId);
     return {
       source: 'mirror',
@@ -147,16 +131,18 @@ export class MirrorQueries {
     return statement;
   }
 
-  #items(productId: number): ItemEntry[] {
-    const rows = this.#statement(
-      `SELECT body FROM ${liveTables.items} WHERE product_id = ? ORDER BY position`,
-    ).all(productId) as { body: string }[];
-    return rows.map((row) => JSON.parse(row.body) as ItemEntry);
-  }
-
   #asOf(): string | null {
     return this.#state.get('asOf') ?? null;
   }
+}
+
+/** How many shops have at least one of the product's items available. */
+function availableShops(items: readonly ItemEntry[]): number {
+  const shops = new Set<string>();
+  for (const item of items) {
+    if (item.availability.available && item.shop !== null) shops.add(item.shop.id);
+  }
+  return shops.size;
 }
 
 /** The filters of a search, as tokens of the search index. */

@@ -36,21 +36,22 @@ export class MirrorWriter {
     this.#db = db;
     this.tables = tables;
     // A product seen for the first time (every product of a full sync) costs one insert per row;
-    // only a product already there pays for removing its old items and search entry.
+    // only a product already there pays for removing its old items and search entry. Neither
+    // statement has RETURNING: a statement with RETURNING opens a statement savepoint, and FTS5
+    // flushes its pending terms into a new index segment at every savepoint, so each product
+    // would write (and later merge) a segment of its own instead of one per page.
     this.#insertProduct = db.prepare(
       `INSERT INTO ${tables.products}
          (uuid, category_id, displayed_online, stock_available, sort_name, updated_at, synced_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (uuid) DO NOTHING
-       RETURNING id`,
+       ON CONFLICT (uuid) DO NOTHING`,
     );
     // The row keeps its id, which is also its search-index rowid.
     this.#updateProduct = db.prepare(
       `UPDATE ${tables.products} SET
          category_id = ?, displayed_online = ?, stock_available = ?, sort_name = ?, updated_at = ?,
          synced_at = ?
-       WHERE uuid = ?
-       RETURNING id`,
+       WHERE id = ?`,
     );
     this.#productId = db.prepare(`SELECT id FROM ${tables.products} WHERE uuid = ?`);
     this.#deleteProduct = db.prepare(`DELETE FROM ${tables.products} WHERE id = ?`);
@@ -60,8 +61,8 @@ export class MirrorWriter {
     this.#deleteBody = db.prepare(`DELETE FROM ${tables.bodies} WHERE id = ?`);
     this.#deleteItems = db.prepare(`DELETE FROM ${tables.items} WHERE product_id = ?`);
     this.#insertItem = db.prepare(
-      `INSERT INTO ${tables.items} (product_id, position, uuid, shop_id, available, status, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO ${tables.items} (product_id, position, uuid, shop_id, available)
+       VALUES (?, ?, ?, ?, ?)`,
     );
     this.#searchEntry = db.prepare(
       `SELECT name, reference, ean, description, filters FROM ${tables.search} WHERE rowid = ?`,
@@ -93,7 +94,7 @@ export class MirrorWriter {
     const categoryId = product.category?.id ?? null;
     const displayedOnline = product.displayedOnline ? 1 : 0;
     const stockAvailable = product.stock.available ? 1 : 0;
-    let row = this.#insertProduct.get(
+    const inserted = this.#insertProduct.run(
       product.uuid,
       categoryId,
       displayedOnline,
@@ -101,20 +102,24 @@ export class MirrorWriter {
       sortName,
       product.updatedAt,
       syncedAt,
-    ) as { id: number | bigint } | undefined;
-    const fresh = row !== undefined;
-    row ??= this.#updateProduct.get(
-      categoryId,
-      displayedOnline,
-      stockAvailable,
-      sortName,
-      product.updatedAt,
-      syncedAt,
-      product.uuid,
-    ) as { id: number | bigint };
-    const id = Number(row.id);
-    this.#writeBody.run(id, entryJson(product));
-    if (!fresh) this.#deleteItems.run(id);
+    );
+    const fresh = inserted.changes > 0;
+    const id = fresh
+      ? Number(inserted.lastInsertRowid)
+      : Number((this.#productId.get(product.uuid) as { id: number | bigint }).id);
+    if (!fresh) {
+      this.#updateProduct.run(
+        categoryId,
+        displayedOnline,
+        stockAvailable,
+        sortName,
+        product.updatedAt,
+        syncedAt,
+        id,
+      );
+      this.#deleteItems.run(id);
+    }
+    this.#writeBody.run(id, JSON.stringify(product));
     for (let position = 0; position < items.length; position += 1) {
       const item = items[position]!;
       this.#insertItem.run(
@@ -123,8 +128,6 @@ export class MirrorWriter {
         item.uuid,
         item.shop?.id ?? null,
         item.availability.available ? 1 : 0,
-        item.availability.status,
-        JSON.stringify(item),
       );
     }
     const reference = normalizeSearchText(product.reference);
@@ -211,10 +214,10 @@ export class MirrorWriter {
     return row?.uuid;
   }
 
-  /** The stored entry of a product, without its items. */
-  productBody(uuid: string): Omit<CatalogProduct, 'items'> | undefined {
+  /** The stored entry of a product. */
+  productBody(uuid: string): CatalogProduct | undefined {
     const row = this.#productBody.get(uuid) as { body: string } | undefined;
-    return row === undefined ? undefined : (JSON.parse(row.body) as Omit<CatalogProduct, 'items'>);
+    return row === undefined ? undefined : (JSON.parse(row.body) as CatalogProduct);
   }
 
   /** Replaces a referential list wholesale (they are small, and a list has no deletion feed). */
@@ -234,10 +237,4 @@ interface SearchEntry {
   readonly ean: string;
   readonly description: string;
   readonly filters: string;
-}
-
-/** The stored entry: the product as returned, without its items (they have rows of their own). */
-function entryJson(product: CatalogProduct): string {
-  const { items: _items, ...entry } = product;
-  return JSON.stringify(entry);
 }

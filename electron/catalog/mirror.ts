@@ -34,8 +34,8 @@ export class CatalogMirror {
     return this.database.connection;
   }
 
-  transaction<T>(work: () => T): T {
-    return this.database.transaction(work);
+  transaction<T>(work: () => T, options?: Parameters<KioskDatabase['transaction']>[1]): T {
+    return this.database.transaction(work, options);
   }
 
   get live(): MirrorWriter {

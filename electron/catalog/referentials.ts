@@ -1,8 +1,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type {
+  CatalogProduct,
   CategoryRef,
   CharacteristicEntry,
-  ItemEntry,
   ShopRef,
 } from '../../shared/api/catalog.ts';
 import type { NotShownList, NotShownRecord } from '../../shared/api/not-shown.ts';
@@ -134,12 +134,19 @@ export function relabelEmbedded(
         shortName: shop.shortName,
         city: shop.city,
       };
-      return rewriteRows<ItemEntry>(
+      return rewriteEntries(
         db,
-        `SELECT product_id AS a, position AS b, body FROM ${tables.items} WHERE shop_id = ?`,
-        `UPDATE ${tables.items} SET body = ? WHERE product_id = ? AND position = ?`,
+        tables,
+        `id IN (SELECT product_id FROM ${tables.items} WHERE shop_id = ?)`,
         [row.id],
-        (item) => (sameJson(item.shop, ref) ? null : { ...item, shop: ref }),
+        (product) => {
+          const items = product.items.map((item) =>
+            item.shop?.id === ref.id && !sameJson(item.shop, ref) ? { ...item, shop: ref } : item,
+          );
+          return items.every((item, index) => item === product.items[index])
+            ? null
+            : { ...product, items };
+        },
       );
     }
     case 'category': {
@@ -151,11 +158,10 @@ export function relabelEmbedded(
         code: category.code,
         label: category.label,
       };
-      return rewriteRows<{ category: z.infer<typeof CategoryRef> | null }>(
+      return rewriteEntries(
         db,
-        `SELECT b.id AS a, NULL AS b, b.body AS body
-         FROM ${tables.products} p JOIN ${tables.bodies} b ON b.id = p.id WHERE p.category_id = ?`,
-        `UPDATE ${tables.bodies} SET body = ? WHERE id = ?`,
+        tables,
+        `id IN (SELECT id FROM ${tables.products} WHERE category_id = ?)`,
         [row.id],
         (product) => (sameJson(product.category, ref) ? null : { ...product, category: ref }),
       );
@@ -171,42 +177,43 @@ export function relabelEmbedded(
       const relabel = (entry: Entry): Entry =>
         entry.code === code && entry.label !== label ? { ...entry, label } : entry;
       // The code is a JSON string inside the body: a LIKE narrows the rows to parse.
-      return rewriteRows<ItemEntry>(
+      return rewriteEntries(
         db,
-        `SELECT product_id AS a, position AS b, body FROM ${tables.items} WHERE body LIKE ?`,
-        `UPDATE ${tables.items} SET body = ? WHERE product_id = ? AND position = ?`,
+        tables,
+        'body LIKE ?',
         [`%${JSON.stringify({ code }).slice(1, -1)}%`],
-        (item) => {
-          const entries = item.characteristics.map(relabel);
-          return entries.every((entry, index) => entry === item.characteristics[index])
-            ? null
-            : { ...item, characteristics: entries };
+        (product) => {
+          let changed = false;
+          const items = product.items.map((item) => {
+            const entries = item.characteristics.map(relabel);
+            if (entries.every((entry, index) => entry === item.characteristics[index])) return item;
+            changed = true;
+            return { ...item, characteristics: entries };
+          });
+          return changed ? { ...product, items } : null;
         },
       );
     }
   }
 }
 
-function rewriteRows<T>(
+/** Rewrites the stored entries the condition selects; returns how many changed. */
+function rewriteEntries(
   db: DatabaseSync,
-  selectSql: string,
-  updateSql: string,
+  tables: MirrorTables,
+  where: string,
   parameters: readonly string[],
-  rewrite: (row: T) => T | null,
+  rewrite: (product: CatalogProduct) => CatalogProduct | null,
 ): number {
-  const rows = db.prepare(selectSql).all(...parameters) as {
-    a: number | bigint;
-    b: number | bigint | null;
-    body: string;
-  }[];
-  const update = db.prepare(updateSql);
+  const rows = db
+    .prepare(`SELECT id, body FROM ${tables.bodies} WHERE ${where}`)
+    .all(...parameters) as { id: number | bigint; body: string }[];
+  const update = db.prepare(`UPDATE ${tables.bodies} SET body = ? WHERE id = ?`);
   let changed = 0;
   for (const row of rows) {
-    const next = rewrite(JSON.parse(row.body) as T);
+    const next = rewrite(JSON.parse(row.body) as CatalogProduct);
     if (next === null) continue;
-    // Products are keyed by id alone, items by (product id, position).
-    if (row.b === null) update.run(JSON.stringify(next), row.a);
-    else update.run(JSON.stringify(next), row.a, row.b);
+    update.run(JSON.stringify(next), row.id);
     changed += 1;
   }
   return changed;

@@ -1,10 +1,7 @@
 /**
- * The catalogue mirror's tables, in one place: migration 3 (migrations/003-mirror.ts) creates the
- * live set, and a full synchronisation creates the same set under shadow names, fills it, then
- * swaps it in.
- *
- * The mirror is rebuildable data (the service is the truth), so a later schema change is simply a
- * new migration that drops these tables and lets the next start run a full synchronisation.
+ * The catalogue mirror's tables as a full synchronisation builds them today: it creates the set
+ * under shadow names, fills it, then swaps it in. Migrations bring an older live set to this
+ * layout (the latest, migrations/010-items-in-entries.ts); each keeps its own frozen DDL.
  */
 
 /** Table names of one complete mirror: the live one, or the shadow one a full sync builds. */
@@ -48,11 +45,12 @@ export const STATE_TABLE = 'catalog_state';
  * DDL of one mirror. Index names carry the mirror's generation: SQLite keeps an index's name
  * when its table is renamed, so the shadow built next time needs names of its own.
  *
- * `body` columns hold the entry exactly as the service returned it (the product without its
- * items, each item on its own row): prices, stock and availability are served from there and
- * never recomputed. The other columns are copies for filtering only. Product bodies (kilobytes
- * each) live in their own table, keyed by the product's id: the products table stays a few
- * megabytes for 100,000 products, so a search that joins thousands of matches stays in cache.
+ * `body` columns hold the entry exactly as the service returned it (the product with its items):
+ * prices, stock and availability are served from there and never recomputed. The other columns
+ * are copies for filtering only. Product bodies (kilobytes each) live in their own table, keyed
+ * by the product's id: the products table stays a few megabytes for 100,000 products, so a search
+ * that joins thousands of matches stays in cache. One body per product is also what a full sync
+ * can write at the pace of the pages: a body per item cost it a third of its time.
  */
 export function mirrorTablesSql(tables: MirrorTables, generation: number): string {
   return `${mirrorTablesOnlySql(tables)}\n${mirrorIndexesSql(tables, generation)}`;
@@ -110,10 +108,9 @@ export function mirrorTablesOnlySql(tables: MirrorTables): string {
 }
 
 /**
- * The items table (migration 9 rebuilt the live one in this layout). A rowid table: an item's
- * body (about a kilobyte) is larger than what a WITHOUT ROWID table keeps inside its b-tree cell,
- * so there every item spilled onto an overflow page of its own, more than doubling the mirror's
- * size and the bytes a full sync writes.
+ * The items table: one narrow row per item, for what SQL filters on (availability by shop) and
+ * for finding an item's product; the item itself is served from its product's entry. Narrow rows
+ * sit in the primary key's b-tree (WITHOUT ROWID), appended in order during a full sync.
  */
 export function itemsTableSql(table: string): string {
   return `
@@ -123,10 +120,8 @@ export function itemsTableSql(table: string): string {
       uuid       TEXT    NOT NULL,
       shop_id    TEXT,
       available  INTEGER NOT NULL CHECK (available IN (0, 1)),
-      status     TEXT    NOT NULL,
-      body       TEXT    NOT NULL,
       PRIMARY KEY (product_id, position)
-    ) STRICT;
+    ) STRICT, WITHOUT ROWID;
   `;
 }
 

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogProduct } from '../../../shared/api/catalog.ts';
 import { CatalogQueries } from '../../../electron/catalog/queries.ts';
 import { MirrorWriter } from '../../../electron/catalog/mirror-writer.ts';
-import { liveTables } from '../../../electron/catalog/schema.ts';
+import { CatalogMirror } from '../../../electron/catalog/mirror.ts';
+import { liveTables, shadowTables } from '../../../electron/catalog/schema.ts';
 import { SyncState } from '../../../electron/catalog/sync-state.ts';
 import { kioskSchema } from '../../../electron/schema.ts';
 import { type KioskDatabase, openDatabase } from '../../../electron/storage/database.ts';
@@ -139,7 +140,10 @@ describe('catalogue mirror layout', () => {
       .all();
     before.close();
 
-    database = openDatabase({ dataDir: dir, schema: kioskSchema });
+    database = openDatabase({
+      dataDir: dir,
+      schema: { ...kioskSchema, migrations: kioskSchema.migrations.slice(0, 9) },
+    });
     expect(database.migration).toMatchObject({ from: 8, to: 9 });
     expect(rows()).toEqual(expected);
     const ddl = database.connection
@@ -158,5 +162,121 @@ describe('catalogue mirror layout', () => {
       .prepare(`SELECT name FROM sqlite_master WHERE name = 'catalog_items_next'`)
       .get();
     expect(leftover).toBeUndefined();
+  });
+
+  it('migration 10 moves each item into its product entry and keeps the mirror answering', () => {
+    const before = openDatabase({
+      dataDir: dir,
+      schema: { ...kioskSchema, migrations: kioskSchema.migrations.slice(0, 9) },
+    });
+    const db = before.connection;
+    // The layout of migration 9: entries without items, one body per item row.
+    const entry = (i: number) => {
+      const { items: _items, ...rest } = product(i, `Bouilloire ${i}`, 'verseuse');
+      return rest;
+    };
+    const item = (i: number, position: number) => ({
+      uuid: `item_${i}_${position}`,
+      shop: { id: `shop_${position}`, name: `Shop ${position}` },
+      availability: { available: position === 1, status: 'available' },
+      characteristics: [],
+    });
+    for (let i = 1; i <= 3; i += 1) {
+      db.prepare(
+        `INSERT INTO ${liveTables.products} (id, uuid, displayed_online, stock_available, sort_name, synced_at)
+         VALUES (?, ?, 1, 0, ?, 1)`,
+      ).run(i, `prod_${i}`, `bouilloire ${i}`);
+      db.prepare(`INSERT INTO ${liveTables.bodies} (id, body) VALUES (?, ?)`).run(
+        i,
+        JSON.stringify(entry(i)),
+      );
+      db.prepare(
+        `INSERT INTO ${liveTables.search} (rowid, name, reference, ean, description, filters)
+         VALUES (?, ?, '', '', '', '')`,
+      ).run(i, `Bouilloire ${i}`);
+      // Product 3 has no items; the others have two, written out of position order.
+      for (const position of i === 3 ? [] : [1, 0]) {
+        db.prepare(
+          `INSERT INTO ${liveTables.items} (product_id, position, uuid, shop_id, available, status, body)
+           VALUES (?, ?, ?, ?, ?, 'available', ?)`,
+        ).run(
+          i,
+          position,
+          `item_${i}_${position}`,
+          `shop_${position}`,
+          position,
+          JSON.stringify(item(i, position)),
+        );
+      }
+    }
+    new SyncState(db).set('lastFullSync', {
+      startedAt: '2026-01-01T00:00:00.000Z',
+      completedAt: '2026-01-01T00:00:01.000Z',
+      serverStartedAt: '2026-01-01T00:00:00.000Z',
+      products: 3,
+      pages: 1,
+      durationMs: 1000,
+    });
+    db.exec(`CREATE TABLE catalog_search_next (x INTEGER)`);
+    before.close();
+
+    database = openDatabase({ dataDir: dir, schema: kioskSchema });
+    expect(database.migration).toMatchObject({ from: 9, to: 10 });
+    const connection = database.connection;
+    const bodies = (
+      connection.prepare(`SELECT body FROM ${liveTables.bodies} ORDER BY id`).all() as {
+        body: string;
+      }[]
+    ).map((row) => JSON.parse(row.body) as CatalogProduct);
+    expect(bodies).toEqual([
+      { ...entry(1), items: [item(1, 0), item(1, 1)] },
+      { ...entry(2), items: [item(2, 0), item(2, 1)] },
+      { ...entry(3), items: [] },
+    ]);
+    expect(
+      connection
+        .prepare(`SELECT * FROM ${liveTables.items} ORDER BY product_id, position`)
+        .all()
+        .map((row) => ({ ...row })),
+    ).toEqual([
+      { product_id: 1, position: 0, uuid: 'item_1_0', shop_id: 'shop_0', available: 0 },
+      { product_id: 1, position: 1, uuid: 'item_1_1', shop_id: 'shop_1', available: 1 },
+      { product_id: 2, position: 0, uuid: 'item_2_0', shop_id: 'shop_0', available: 0 },
+      { product_id: 2, position: 1, uuid: 'item_2_1', shop_id: 'shop_1', available: 1 },
+    ]);
+    // The converted mirror answers: a shop's items come out of the entry.
+    const queries = new CatalogQueries({ database });
+    const hits = queries.searchMirror({ text: 'bouil', nearShopId: 'shop_1', limit: 10 }).hits;
+    expect(
+      hits.map((hit) => [hit.uuid, hit.shopItems?.map((entry) => entry.uuid), hit.availableShops]),
+    ).toEqual([
+      ['prod_1', ['item_1_1'], 1],
+      ['prod_2', ['item_2_1'], 1],
+      ['prod_3', [], 0],
+    ]);
+    expect(
+      connection.prepare(`SELECT name FROM sqlite_master WHERE name = 'catalog_search_next'`).get(),
+    ).toBeUndefined();
+  });
+
+  it('leaves the live items in the layout a full sync builds', () => {
+    database = openDatabase({ dataDir: dir, schema: kioskSchema });
+    new CatalogMirror(database).createShadow();
+    const ddl = (name: string) =>
+      (
+        database!.connection.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(name) as {
+          sql: string;
+        }
+      ).sql;
+    const normalized = (sql: string, table: string) =>
+      sql
+        .replace(`"${table}"`, table)
+        .replace(table, 'T')
+        .replace(/\s+/g, ' ')
+        .replace(/\( /g, '(')
+        .replace(/ \)/g, ')');
+    expect(normalized(ddl(shadowTables.items), shadowTables.items)).toBe(
+      normalized(ddl(liveTables.items), liveTables.items),
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CatalogChange, CatalogProduct, ItemEntry } from '../../../shared/api/catalog.ts';
+import type { CatalogChange, CatalogProduct } from '../../../shared/api/catalog.ts';
 import { type CommerceApiClient, createApiClient } from '../../../electron/api/client.ts';
 import { CatalogQueries } from '../../../electron/catalog/queries.ts';
 import type { CatalogSource } from '../../../electron/catalog/source.ts';
@@ -151,23 +151,15 @@ export async function sandboxCatalogue(
   return products;
 }
 
-/** The live mirror read back as catalogue entries (the stored entry with its items). */
+/** The live mirror read back as catalogue entries (each stored entry holds its items). */
 export function mirrorCatalogue(database: KioskDatabase): Map<string, CatalogProduct> {
-  const db = database.connection;
-  const products = new Map<string, CatalogProduct>();
-  const items = db.prepare('SELECT body FROM catalog_items WHERE product_id = ? ORDER BY position');
-  const rows = db.prepare(
-    'SELECT p.id AS id, b.body AS body FROM catalog_products p JOIN catalog_product_bodies b ON b.id = p.id',
-  );
-  for (const row of rows.all() as {
-    id: number;
+  const rows = database.connection.prepare('SELECT body FROM catalog_product_bodies').all() as {
     body: string;
-  }[]) {
-    const entry = JSON.parse(row.body) as Omit<CatalogProduct, 'items'>;
-    const list = (items.all(row.id) as { body: string }[]).map(
-      (item) => JSON.parse(item.body) as ItemEntry,
-    );
-    products.set(entry.uuid, { ...entry, items: list });
+  }[];
+  const products = new Map<string, CatalogProduct>();
+  for (const row of rows) {
+    const entry = JSON.parse(row.body) as CatalogProduct;
+    products.set(entry.uuid, entry);
   }
   return products;
 }

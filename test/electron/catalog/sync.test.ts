@@ -105,8 +105,8 @@ describe(
       const db = fixture.database.connection;
       // Drift: a wrong price, a product lost, a product that does not exist.
       db.exec(
-        `UPDATE catalog_items SET body = json_set(body, '$.price.inclTax', 0.01)
-       WHERE position = 0 AND product_id IN (SELECT id FROM catalog_products LIMIT 5)`,
+        `UPDATE catalog_product_bodies SET body = json_set(body, '$.items[0].price.inclTax', 0.01)
+       WHERE id IN (SELECT product_id FROM catalog_items WHERE position = 0 LIMIT 5)`,
       );
       db.exec(`DELETE FROM catalog_products WHERE id = (SELECT min(id) FROM catalog_products)`);
       db.exec(

@@ -44,7 +44,7 @@ it('staff check the connection: the waiting debit goes at once', async () => {
   });
   const outcome = await fixture!.services.parts.outbox.waitForOutcome(id, 10_000);
   expect(outcome).toMatchObject({ settled: true, debit: { state: 'applied', attempts: 2 } });
-});
+}, 20_000);
 
 it("a probe's own finding waits for the kiosk's moment of the window", async () => {
   const logger = new RecordingLogger();
@@ -53,4 +53,5 @@ it("a probe's own finding waits for the kiosk's moment of the window", async () 
   // The same wait as above, and nothing lifted: the window is an hour here.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   expect(logger.events('outbox.sender.backoff_lifted')).toHaveLength(0);
-});
+  // A kiosk and a sandbox started on a busy CI machine take seconds of their own.
+}, 20_000);
