@@ -1,13 +1,15 @@
 import { sendFirstCalls } from './ipc/first-calls.ts';
 import './styles/kiosk.css';
 
-// The page's entry, kept small: the first screen's requests leave at once. The app (React, the
-// screens, every schema of the contract) is fetched and compiled meanwhile (a modulepreload in
-// index.html) and evaluated once the products around the kiosk's shop are asked for: that
-// evaluation holds the page's only thread, which would otherwise keep the settings' reply from
-// sending the search, and the search's round trip now overlaps it.
-void sendFirstCalls()
-  .then(() => import('./main.tsx'))
-  .catch((error: unknown) => {
-    console.error('the kiosk UI could not be loaded', error);
-  });
+// The page's entry, kept small: the first screen's requests leave at once, and the app (React,
+// the screens, the contract's schemas; fetched and compiled meanwhile, a modulepreload in
+// index.html) is evaluated right behind them. Waiting for the search to leave first (it follows
+// the settings' reply) left the page's one thread idle for that round trip; evaluated now, the
+// app is ready about when the replies are, and the search's reply is not needed before then.
+void sendFirstCalls().catch((error: unknown) => {
+  // Only a head start is lost: the app sends its requests itself.
+  console.error('the first requests could not be sent', error);
+});
+import('./main.tsx').catch((error: unknown) => {
+  console.error('the kiosk UI could not be loaded', error);
+});

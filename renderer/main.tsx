@@ -1,5 +1,5 @@
 import './zod-under-csp.ts';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { i18nFor } from './i18n/use-i18n.ts';
@@ -17,6 +17,12 @@ import { StoresProvider } from './stores/stores-context.tsx';
  */
 const FIRST_SCREEN_WAIT_MS = 100;
 
+/** Calls `then` once its first render is on screen (passive effects run after the paint). */
+function OnPainted({ then }: { readonly then: () => void }) {
+  useEffect(then, [then]);
+  return null;
+}
+
 const container = document.getElementById('root');
 if (!container) throw new Error('renderer/index.html has no #root element');
 
@@ -33,17 +39,21 @@ const root = createRoot(container);
 
 if (api) {
   const stores = createKioskStores(api, locale);
-  startKioskStores(api, stores);
   // Drawn once, with the products, rather than empty first (see firstScreenReady).
-  void firstScreenReady(stores, FIRST_SCREEN_WAIT_MS).then(() =>
-    root.render(
-      <StrictMode>
-        <StoresProvider stores={stores}>
-          <App />
-        </StoresProvider>
-      </StrictMode>,
-    ),
+  const drawn = firstScreenReady(stores, FIRST_SCREEN_WAIT_MS).then(
+    () =>
+      new Promise<void>((painted) =>
+        root.render(
+          <StrictMode>
+            <StoresProvider stores={stores}>
+              <App />
+              <OnPainted then={painted} />
+            </StoresProvider>
+          </StrictMode>,
+        ),
+      ),
   );
+  startKioskStores(api, stores, { statusAfter: drawn });
 } else {
   root.render(<NoBridge i18n={i18nFor(locale)} />);
 }

@@ -54,6 +54,12 @@ export interface StartOptions {
   readonly printerPollMs?: number;
   /** The catalogue's as-of time and the outbox ages, as a safety net beside the events. */
   readonly statusPollMs?: number;
+  /**
+   * The status bar's first reads wait for this (the app passes "the first screen is drawn"):
+   * each reply is checked on the page's one thread, and read in the middle of the first render
+   * they would hold the products back for what the status bar shows a moment later anyway.
+   */
+  readonly statusAfter?: Promise<unknown>;
 }
 
 /**
@@ -63,7 +69,7 @@ export interface StartOptions {
 export function startKioskStores(
   api: KioskApi,
   stores: KioskStores,
-  { printerPollMs = 10_000, statusPollMs = 60_000 }: StartOptions = {},
+  { printerPollMs = 10_000, statusPollMs = 60_000, statusAfter }: StartOptions = {},
 ): () => void {
   const stops = [
     api.onConnectivityChanged((event) => {
@@ -118,6 +124,7 @@ export function startKioskStores(
     if (stores.availability.getState().meta === null && !stores.availability.getState().searching) {
       void stores.availability.getState().search();
     }
+    await statusAfter;
     void stores.connectivity.getState().load();
     void stores.catalogStatus.getState().load();
     void stores.outbox.getState().refresh();
