@@ -97,6 +97,28 @@ describe('catalogue mirror layout', () => {
     ).toEqual(whole.slice(12, 17));
   });
 
+  it('indexes a page of products as one FTS5 segment, not one per product', () => {
+    const { writer } = mirrorOf([]);
+    const db = database!.connection;
+    // Merging off, so the segments written are the segments kept.
+    db.exec(
+      `INSERT INTO ${liveTables.search} (${liveTables.search}, rank) VALUES ('automerge', 0)`,
+    );
+    db.exec(
+      `INSERT INTO ${liveTables.search} (${liveTables.search}, rank) VALUES ('crisismerge', 1000)`,
+    );
+    database!.transaction(() => {
+      for (let i = 0; i < 200; i += 1)
+        writer.upsertProduct(product(i, `Bouilloire ${i}`, 'inox'), 1);
+    });
+    // FTS5 flushes its pending terms into a new segment at every statement savepoint (which a
+    // RETURNING clause opens): a page written that way leaves one segment per product.
+    const rows = db.prepare(`SELECT count(*) AS n FROM ${liveTables.search}_data`).get() as {
+      n: number;
+    };
+    expect(rows.n).toBeLessThan(20);
+  });
+
   it('keeps an unchanged search entry on update and replaces a changed one', () => {
     const { writer, queries } = mirrorOf([product(1, 'Grille-pain', 'deux fentes')]);
     database!.transaction(() => writer.upsertProduct(product(1, 'Grille-pain', 'deux fentes'), 2));
