@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   DEFAULT_MAX_CLOCK_OFFSET_MS,
   DEFAULT_STALE_AFTER_MS,
@@ -80,7 +80,8 @@ export const statusUsage = `usage: kioskctl [global flags] status [--json] [--st
   else KIOSK_API_BASE_URL) and the clock offset, the account (--credentials, KIOSK_API_EMAIL and
   KIOSK_API_PASSWORD, or the vault) and profile in use, the sender, the debits needing attention,
   the catalogue mirror's age, the printers (CUPS: --cups-server or KIOSK_CUPS_SERVER; the kiosk's
-  printer is the one saved in setup, else KIOSK_PRINTER, else the default), the last errors.
+  printer is the one saved in setup, else KIOSK_PRINTER, else the default), the last errors
+  (the sync's, the outbox's, and the error lines at the end of KIOSK_LOG when it is set).
   Reads the data directory (--data-dir or KIOSK_DATA_DIR), never writes to it, sends no debit.
 
   --json                 the whole report as one JSON object on stdout
@@ -151,6 +152,7 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
       profile,
       staleAfterMs,
       maxClockOffsetMs,
+      logFile: logFileOf(io.env),
     });
     const exitCode = exitCodeOfVerdict[report.verdict];
     io.stdout(
@@ -164,6 +166,12 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
     if (printing !== undefined && 'backend' in printing) await printing.backend.dispose?.();
     database.close();
   }
+}
+
+/** KIOSK_LOG, as the kiosk resolves it (its other log settings do not matter here). */
+function logFileOf(env: Io['env']): string | undefined {
+  const file = env['KIOSK_LOG'];
+  return file === undefined || file === '' ? undefined : resolve(file);
 }
 
 function jsonOf(report: HealthReport, exitCode: number): Record<string, unknown> {

@@ -2,6 +2,7 @@ import type { Clock } from '../api/index.ts';
 import { Outbox } from '../outbox/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
 import { type DebitsNeedingAttention, debitsNeedingAttention } from './debits-attention.ts';
+import { type LoggedError, loggedErrors } from './log-errors.ts';
 import { type MirrorHealth, mirrorHealth } from './mirror-age.ts';
 import { type PrinterAccess, type PrinterHealth, printerHealth } from './printer-health.ts';
 import { type SenderHealth, senderHealth } from './sender-state.ts';
@@ -40,12 +41,12 @@ export interface HealthReport {
   readonly debitsNeedingAttention: DebitsNeedingAttention;
   readonly mirror: MirrorHealth;
   readonly printers: PrinterHealth;
-  /** The latest errors recorded by the sync, the outbox and this check, newest first. */
+  /** The latest errors recorded by the sync, the outbox, the log and this check, newest first. */
   readonly lastErrors: readonly LastError[];
 }
 
 export interface LastError extends ErrorNote {
-  readonly source: 'service' | 'catalog' | 'outbox';
+  readonly source: 'service' | 'catalog' | 'outbox' | 'log';
   /** ISO; null for this check's own (it is now). */
   readonly at: string | null;
 }
@@ -57,6 +58,8 @@ export interface HealthOptions {
   readonly profile: ProfileInUse;
   readonly staleAfterMs: number;
   readonly maxClockOffsetMs: number;
+  /** The kiosk's log file (`KIOSK_LOG`), whose error lines join the last errors. */
+  readonly logFile?: string | undefined;
   readonly clock?: Clock;
 }
 
@@ -69,9 +72,10 @@ export async function collectHealth(options: HealthOptions): Promise<HealthRepor
     ...(options.clock ? { clock: options.clock } : {}),
   });
   // The service and the printers are asked at once: each may take a timeout.
-  const [service, printing] = await Promise.all([
+  const [service, printing, logged] = await Promise.all([
     checkService(options.service, options.maxClockOffsetMs),
     printerHealth(options.printing),
+    options.logFile === undefined ? [] : loggedErrors(options.logFile, LAST_ERRORS),
   ]);
   const now = kioskNow();
   const sender = senderHealth(outbox, now, service.credentials.state === 'rejected');
@@ -99,12 +103,22 @@ export async function collectHealth(options: HealthOptions): Promise<HealthRepor
     debitsNeedingAttention: attention.attention,
     mirror: mirror.mirror,
     printers: printing.printers,
-    lastErrors: lastErrors(outbox, service.service, mirror.mirror),
+    lastErrors: lastErrors(outbox, service.service, mirror.mirror, logged),
   };
 }
 
-function lastErrors(outbox: Outbox, service: ServiceHealth, mirror: MirrorHealth): LastError[] {
-  const dated: LastError[] = [];
+function lastErrors(
+  outbox: Outbox,
+  service: ServiceHealth,
+  mirror: MirrorHealth,
+  logged: readonly LoggedError[],
+): LastError[] {
+  const dated: LastError[] = logged.map((line) => ({
+    source: 'log',
+    code: line.code ?? line.event,
+    message: line.code === null ? '' : line.event,
+    at: line.at,
+  }));
   if (mirror.lastError !== null) dated.push({ source: 'catalog', ...mirror.lastError });
   for (const debit of outbox.recent(50)) {
     if (debit.lastErrorCode === null || debit.lastAttemptAt === null) continue;

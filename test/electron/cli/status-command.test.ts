@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import {
   createApiGateway,
   outboxClientRetry,
 } from '../../../electron/outbox/index.ts';
+import { createRedactingLogger } from '../../../electron/logging/index.ts';
 import { openDatabase } from '../../../electron/storage/index.ts';
 import { kioskSchema } from '../../../electron/schema.ts';
 import { type PrivateCups, startPrivateCups } from '../../support/cups.ts';
@@ -178,6 +179,47 @@ describe('kioskctl status', () => {
     expect(run.stdout).toMatch(/printer {7}kiosk-pdf {3}cups {3}idle/);
     expect(run.stdout).not.toMatch(/problems, most important first/);
     expectNoSecrets(run);
+  }, 60_000);
+
+  test('the error lines at the end of KIOSK_LOG join the last errors; other lines and a missing file are no trouble', async () => {
+    const dir = await kioskDir();
+    const logFile = join(dir, 'kiosk.log');
+    let time = Date.parse('2026-11-20T10:00:00.000Z');
+    const lines: string[] = [];
+    const logger = createRedactingLogger({
+      sink: (line) => lines.push(line),
+      level: 'debug',
+      now: () => (time += 60_000),
+    });
+    logger.info('catalog.sync.started', {});
+    logger.error('catalog.sync.failed', { code: 'CATALOG_CONTRACT_VIOLATION' });
+    logger.warn('api.retry.scheduled', { code: 'NETWORK_ERROR' });
+    logger.error('browser_host.request_failed', { error: new Error('boom') });
+    await writeFile(
+      logFile,
+      `${lines.slice(0, 2).join('\n')}\nnot json\n${lines.slice(2).join('\n')}\n{"level":"error","ev`,
+    );
+
+    const { run, report } = await statusJson(envOf(dir, { KIOSK_LOG: logFile }));
+    expect(run.code).toBe(statusExitCodes.ok);
+    expect(report.lastErrors.filter((error) => error.source === 'log')).toEqual([
+      {
+        source: 'log',
+        code: 'browser_host.request_failed',
+        message: '',
+        at: '2026-11-20T10:04:00.000Z',
+      },
+      {
+        source: 'log',
+        code: 'CATALOG_CONTRACT_VIOLATION',
+        message: 'catalog.sync.failed',
+        at: '2026-11-20T10:02:00.000Z',
+      },
+    ]);
+
+    const missing = await statusJson(envOf(dir, { KIOSK_LOG: join(dir, 'no-such.log') }));
+    expect(missing.run.code).toBe(statusExitCodes.ok);
+    expect(missing.report.lastErrors.filter((error) => error.source === 'log')).toEqual([]);
   }, 60_000);
 
   test('22 offline: the service does not answer', async () => {
