@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createDatabaseFile, databaseFileExists } from './database-file.ts';
 import { prepareDataDir } from './data-dir.ts';
+import { IdleCheckpoint } from './idle-checkpoint.ts';
 import { sqliteCodeOf, StorageError, storageErrorOf } from './errors.ts';
 import {
   assertNotNewer,
@@ -46,6 +47,8 @@ export interface KioskDatabase {
    * next durable commit, which flushes it too. Only for writes the caller can redo after such a
    * loss (the outbox's record of a reply: the row stays `sending` and is resent with the same
    * key, which the service replays). Never for accepting a debit or a staff decision.
+   *
+   * The log is copied into the file between tasks, not in the commit (`IdleCheckpoint`).
    */
   transaction<T>(work: () => T, options?: { readonly durability?: 'full' | 'deferred' }): T;
   close(): void;
@@ -101,15 +104,23 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
     connection.exec('PRAGMA foreign_keys = ON');
     connection.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}`);
     const migration = migrate(connection, path, schema);
+    const checkpoint = new IdleCheckpoint(connection);
+    checkpoint.run();
     return {
       path,
       connection,
       migration,
-      transaction: (work, transactionOptions) =>
-        transactionOptions?.durability === 'deferred' && synchronous === 'FULL'
-          ? runDeferred(connection, work)
-          : runInTransaction(connection, work),
+      transaction: (work, transactionOptions) => {
+        const outermost = !connection.isTransaction;
+        const result =
+          transactionOptions?.durability === 'deferred' && synchronous === 'FULL'
+            ? runDeferred(connection, work)
+            : runInTransaction(connection, work);
+        if (outermost) checkpoint.committed();
+        return result;
+      },
       close: () => {
+        checkpoint.cancel();
         if (connection.isOpen) connection.close();
       },
     };

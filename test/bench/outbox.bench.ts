@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DatabaseSync } from 'node:sqlite';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createApiClient, type CommerceApiClient } from '../../electron/api/client.ts';
 import { createApiGateway, outboxClientRetry } from '../../electron/outbox/api-gateway.ts';
 import { Outbox } from '../../electron/outbox/outbox.ts';
@@ -20,7 +21,9 @@ import type { Benchmark, Measurement } from './benchmark.ts';
  *   synchronous=FULL: an fsync of the log per commit) against a bare single-row insert committed
  *   the same way (WAL, synchronous=FULL, one fsync'd commit) on a table of its own. The fsync is
  *   the price of "accepted only once it survives a power cut" and both sides pay it: the ratio is
- *   what the outbox adds around it (limits, request id, events).
+ *   what the outbox adds around it (limits, request id, events). Each call has its own turn of
+ *   the event loop, as each debit is its own IPC message in the kiosk (and the log's checkpoint
+ *   runs between turns, not in a commit: `electron/storage/idle-checkpoint.ts`).
  * - drain throughput: debits per second the sender applies against the sandbox over HTTP, against
  *   the same debits on the same cards sent by bare client calls with the same parallelism (one
  *   lane per card, as the sender keeps each card serial; no database, no lease, no state
@@ -59,7 +62,7 @@ function percentile(samples: readonly number[], p: number): number {
 }
 
 /** Enqueue latencies (ms) on a fresh product database (WAL, synchronous=FULL). */
-function enqueueLatencies(): number[] {
+async function enqueueLatencies(): Promise<number[]> {
   const { dir, remove } = tempDir();
   const db = openDatabase({ dataDir: dir, schema: kioskSchema });
   try {
@@ -70,12 +73,16 @@ function enqueueLatencies(): number[] {
       limits: { maxPendingCount: 1_000_000, maxPendingAmount: 1e9, maxPendingAmountPerCard: 1e9 },
     });
     const cards = Array.from({ length: 20 }, (_, i) => `gift_card_bench_${i}`);
-    for (let i = 0; i < WARM_UP; i++) outbox.enqueue({ giftCardId: cards[i % 20]!, amount: 1 });
+    for (let i = 0; i < WARM_UP; i++) {
+      outbox.enqueue({ giftCardId: cards[i % 20]!, amount: 1 });
+      await nextTurn();
+    }
     const samples: number[] = [];
     for (let i = 0; i < ENQUEUES; i++) {
       const started = performance.now();
       outbox.enqueue({ giftCardId: cards[i % 20]!, amount: 1.5 });
       samples.push(performance.now() - started);
+      await nextTurn();
     }
     return samples;
   } finally {
@@ -85,7 +92,7 @@ function enqueueLatencies(): number[] {
 }
 
 /** Latencies (ms) of a bare fsync'd single-row insert: WAL, synchronous=FULL, one commit each. */
-function bareInsertLatencies(): number[] {
+async function bareInsertLatencies(): Promise<number[]> {
   const { dir, remove } = tempDir();
   const db = new DatabaseSync(join(dir, 'bare.sqlite'));
   try {
@@ -95,12 +102,16 @@ function bareInsertLatencies(): number[] {
     );
     const insert = db.prepare('INSERT INTO debits (card, body) VALUES (?, ?)');
     const body = JSON.stringify({ amount: 1.5, currency: 'EUR', reference: 'kiosk/bench' });
-    for (let i = 0; i < WARM_UP; i++) insert.run(`gift_card_bench_${i % 20}`, body);
+    for (let i = 0; i < WARM_UP; i++) {
+      insert.run(`gift_card_bench_${i % 20}`, body);
+      await nextTurn();
+    }
     const samples: number[] = [];
     for (let i = 0; i < ENQUEUES; i++) {
       const started = performance.now();
       insert.run(`gift_card_bench_${i % 20}`, body);
       samples.push(performance.now() - started);
+      await nextTurn();
     }
     return samples;
   } finally {
@@ -112,12 +123,12 @@ function bareInsertLatencies(): number[] {
 let enqueueFigures: Promise<{ full: number[]; bare: number[] }> | undefined;
 function enqueueRuns() {
   // Interleaved halves, so a burst of load on a shared machine hits both sides alike.
-  enqueueFigures ??= Promise.resolve().then(() => {
+  enqueueFigures ??= Promise.resolve().then(async () => {
     const full: number[] = [];
     const bare: number[] = [];
     for (let round = 0; round < ENQUEUE_ROUNDS; round++) {
-      full.push(...enqueueLatencies());
-      bare.push(...bareInsertLatencies());
+      full.push(...(await enqueueLatencies()));
+      bare.push(...(await bareInsertLatencies()));
     }
     return { full, bare };
   });
