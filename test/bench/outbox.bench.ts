@@ -21,9 +21,9 @@ import type { Benchmark, Measurement } from './benchmark.ts';
  *   synchronous=FULL: an fsync of the log per commit) against a bare single-row insert committed
  *   the same way (WAL, synchronous=FULL, one fsync'd commit) on a table of its own. The fsync is
  *   the price of "accepted only once it survives a power cut" and both sides pay it: the ratio is
- *   what the outbox adds around it (limits, request id, events). Each call has its own turn of
- *   the event loop, as each debit is its own IPC message in the kiosk (and the log's checkpoint
- *   runs between turns, not in a commit: `electron/storage/idle-checkpoint.ts`).
+ *   what the outbox adds around it (limits, request id, events). The two sides take turns call
+ *   by call; the log's checkpoint runs between turns, not in a commit
+ *   (`electron/storage/idle-checkpoint.ts`).
  * - drain throughput: debits per second the sender applies against the sandbox over HTTP, against
  *   the same debits on the same cards sent by bare client calls with the same parallelism (one
  *   lane per card, as the sender keeps each card serial; no database, no lease, no state
@@ -35,10 +35,7 @@ import type { Benchmark, Measurement } from './benchmark.ts';
  */
 
 const ENQUEUES = 400;
-/**
- * Interleaved rounds of each side: a p99 is the 16th slowest of 1,600 samples, so one checkpoint
- * or one burst of load on a shared machine does not decide it alone.
- */
+/** Rounds on fresh databases: a p99 is the 16th slowest of 1,600 samples a side. */
 const ENQUEUE_ROUNDS = 4;
 /** Calls before timing: the enqueue path's code optimised, as in a kiosk past its first debits. */
 const WARM_UP = 100;
@@ -61,74 +58,71 @@ function percentile(samples: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Enqueue latencies (ms) on a fresh product database (WAL, synchronous=FULL). */
-async function enqueueLatencies(): Promise<number[]> {
+/** `Outbox.enqueue` on a fresh product database (WAL, synchronous=FULL). */
+function productEnqueue(): { call(i: number): void; close(): void } {
   const { dir, remove } = tempDir();
   const db = openDatabase({ dataDir: dir, schema: kioskSchema });
-  try {
-    // Limits out of the way: this measures the commit, not a refusal.
-    const outbox = new Outbox({
-      db,
-      connectivity: () => 'online',
-      limits: { maxPendingCount: 1_000_000, maxPendingAmount: 1e9, maxPendingAmountPerCard: 1e9 },
-    });
-    const cards = Array.from({ length: 20 }, (_, i) => `gift_card_bench_${i}`);
-    for (let i = 0; i < WARM_UP; i++) {
-      outbox.enqueue({ giftCardId: cards[i % 20]!, amount: 1 });
-      await nextTurn();
-    }
-    const samples: number[] = [];
-    for (let i = 0; i < ENQUEUES; i++) {
-      const started = performance.now();
-      outbox.enqueue({ giftCardId: cards[i % 20]!, amount: 1.5 });
-      samples.push(performance.now() - started);
-      await nextTurn();
-    }
-    return samples;
-  } finally {
-    db.close();
-    remove();
-  }
+  // Limits out of the way: this measures the commit, not a refusal.
+  const outbox = new Outbox({
+    db,
+    connectivity: () => 'online',
+    limits: { maxPendingCount: 1_000_000, maxPendingAmount: 1e9, maxPendingAmountPerCard: 1e9 },
+  });
+  return {
+    call: (i) => outbox.enqueue({ giftCardId: `gift_card_bench_${i % 20}`, amount: 1.5 }),
+    close: () => {
+      db.close();
+      remove();
+    },
+  };
 }
 
-/** Latencies (ms) of a bare fsync'd single-row insert: WAL, synchronous=FULL, one commit each. */
-async function bareInsertLatencies(): Promise<number[]> {
+/** A bare fsync'd single-row insert: WAL, synchronous=FULL, one commit each, SQLite's defaults. */
+function bareInsert(): { call(i: number): void; close(): void } {
   const { dir, remove } = tempDir();
   const db = new DatabaseSync(join(dir, 'bare.sqlite'));
-  try {
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL');
-    db.exec(
-      'CREATE TABLE debits (id INTEGER PRIMARY KEY, card TEXT NOT NULL, body TEXT NOT NULL) STRICT',
-    );
-    const insert = db.prepare('INSERT INTO debits (card, body) VALUES (?, ?)');
-    const body = JSON.stringify({ amount: 1.5, currency: 'EUR', reference: 'kiosk/bench' });
-    for (let i = 0; i < WARM_UP; i++) {
-      insert.run(`gift_card_bench_${i % 20}`, body);
-      await nextTurn();
-    }
-    const samples: number[] = [];
-    for (let i = 0; i < ENQUEUES; i++) {
-      const started = performance.now();
-      insert.run(`gift_card_bench_${i % 20}`, body);
-      samples.push(performance.now() - started);
-      await nextTurn();
-    }
-    return samples;
-  } finally {
-    db.close();
-    remove();
-  }
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL');
+  db.exec(
+    'CREATE TABLE debits (id INTEGER PRIMARY KEY, card TEXT NOT NULL, body TEXT NOT NULL) STRICT',
+  );
+  const insert = db.prepare('INSERT INTO debits (card, body) VALUES (?, ?)');
+  const body = JSON.stringify({ amount: 1.5, currency: 'EUR', reference: 'kiosk/bench' });
+  return {
+    call: (i) => insert.run(`gift_card_bench_${i % 20}`, body),
+    close: () => {
+      db.close();
+      remove();
+    },
+  };
 }
 
 let enqueueFigures: Promise<{ full: number[]; bare: number[] }> | undefined;
+/**
+ * Latencies (ms) of both sides, call by call in turn on fresh databases, so a burst of load or of
+ * disk write-back on a shared machine hits both alike. Each call has its own turn of the event
+ * loop, as each debit is its own IPC message in the kiosk.
+ */
 function enqueueRuns() {
-  // Interleaved halves, so a burst of load on a shared machine hits both sides alike.
   enqueueFigures ??= Promise.resolve().then(async () => {
     const full: number[] = [];
     const bare: number[] = [];
     for (let round = 0; round < ENQUEUE_ROUNDS; round++) {
-      full.push(...(await enqueueLatencies()));
-      bare.push(...(await bareInsertLatencies()));
+      const sides = [
+        { side: productEnqueue(), samples: full },
+        { side: bareInsert(), samples: bare },
+      ];
+      try {
+        for (let i = -WARM_UP; i < ENQUEUES; i++) {
+          for (const { side, samples } of sides) {
+            const started = performance.now();
+            side.call(i + WARM_UP);
+            if (i >= 0) samples.push(performance.now() - started);
+            await nextTurn();
+          }
+        }
+      } finally {
+        for (const { side } of sides) side.close();
+      }
     }
     return { full, bare };
   });
