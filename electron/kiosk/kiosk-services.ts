@@ -29,6 +29,7 @@ import {
   outboxClientRetry,
   OutboxSender,
   resolveLimits,
+  type SenderOptions,
 } from '../outbox/index.ts';
 import type { PrintQueue } from '../printing/index.ts';
 import { type KioskDatabase, openDatabase } from '../storage/index.ts';
@@ -103,6 +104,11 @@ export interface KioskServicesOptions {
    * 4 s), so a fleet back from the same outage does not come back in one second.
    */
   readonly backOnlineWindowMs?: number;
+  /**
+   * The outbox sender's retry schedule after a failed attempt (full-jitter backoff from 1 s up
+   * to 5 min, Retry-After honoured, a retry budget); the defaults suit a store.
+   */
+  readonly outboxRetry?: SenderOptions['retry'];
 }
 
 /** The kiosk's services behind the IPC router, with their lifecycle. */
@@ -218,6 +224,7 @@ export async function createKioskServices(options: KioskServicesOptions): Promis
     outbox,
     gateway: createApiGateway(client, () => outbox.profile),
     logger,
+    ...(options.outboxRetry === undefined ? {} : { retry: options.outboxRetry }),
   });
   const catalogSync = new CatalogSyncService({
     database,

@@ -17,8 +17,13 @@ afterEach(async () => {
 async function kioskWithADebitWaiting(logger: RecordingLogger) {
   fixture = await startKioskFixture({
     logger,
-    // Longer than any test: only staff's own check can lift the backoff here.
-    services: { backOnlineWindowMs: 3_600_000 },
+    services: {
+      // Longer than any test: only staff's own check can lift the backoff here.
+      backOnlineWindowMs: 3_600_000,
+      // The default first backoff is full jitter up to 1 s, so the resend could come before
+      // the first attempt is seen: here the debit truly waits.
+      outboxRetry: { backoff: { baseMs: 3_600_000, capMs: 3_600_000 } },
+    },
   });
   const { sender, outbox } = fixture.services.parts;
   fixture.sandbox.control!.addFault({ kind: 'reset', route: 'debitGiftCard', count: 1 });
