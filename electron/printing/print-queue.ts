@@ -83,6 +83,8 @@ export class PrintQueue {
   readonly #finishedByRequest = new Map<string, PrintJobSnapshot>();
   /** The tail of each printer's chain of jobs. */
   readonly #lanes = new Map<string, Promise<void>>();
+  /** The printer choices, one after another: jobs join their printer's lane in the order sent. */
+  #choices: Promise<unknown> = Promise.resolve();
   #closed = false;
 
   constructor(options: PrintQueueOptions) {
@@ -177,13 +179,21 @@ export class PrintQueue {
     }
   }
 
-  /** Picks the printer, then waits for that printer's previous jobs before running this one. */
+  /**
+   * Picks the printer, then waits for that printer's previous jobs before running this one. The
+   * choice asks the print service, so two jobs sent together could have their answers in either
+   * order; choosing in turn keeps the invoice staff printed first coming out first.
+   */
   async #schedule(job: Job): Promise<void> {
     let printer: string;
     try {
-      printer = await this.#withRetry(job, () =>
-        choosePrinter(this.#options.backend, job.request.printer ?? this.#options.printer),
+      const choice = this.#choices.then(() =>
+        this.#withRetry(job, () =>
+          choosePrinter(this.#options.backend, job.request.printer ?? this.#options.printer),
+        ),
       );
+      this.#choices = choice.catch(() => undefined);
+      printer = await choice;
     } catch (error) {
       if (job.cancelRequested) this.#finish(job, 'cancelled');
       else this.#finish(job, 'failed', problemOf(error));

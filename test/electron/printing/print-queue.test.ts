@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type CommerceApiClient } from '../../../electron/api/client.ts';
 import { apiDocumentSource } from '../../../electron/printing/api-document-source.ts';
+import type { PrintBackend } from '../../../electron/printing/backend.ts';
 import { CupsBackend } from '../../../electron/printing/cups-backend.ts';
 import { DocumentSpool } from '../../../electron/printing/document.ts';
 import type { PrintJobSnapshot } from '../../../electron/printing/print-job.ts';
@@ -270,6 +271,41 @@ describe('PrintQueue, printing for real through a private cupsd', { timeout: 60_
     expect(await cups.lpstat(['-W', 'not-completed', '-o', cups.slowQueue])).toBe('');
     // Cancelling a finished job returns it unchanged.
     expect(await queue.cancel(printing.id)).toEqual(cancelled);
+  });
+
+  it('sends the jobs for one printer in the order staff sent them, whichever check answers first', async () => {
+    // The real cupsd, answering the first job's printer check last, as a busy one may.
+    let checks = 0;
+    const firstCheckLast: PrintBackend = {
+      name: backend.name,
+      listPrinters: async () => {
+        checks += 1;
+        if (checks === 1) await new Promise((resolve) => setTimeout(resolve, 500));
+        return backend.listPrinters();
+      },
+      defaultPrinter: () => backend.defaultPrinter(),
+      print: (file, options) => backend.print(file, options),
+      jobState: (jobId) => backend.jobState(jobId),
+      cancel: (jobId) => backend.cancel(jobId),
+    };
+    const { queue } = makeQueue({ backend: firstCheckLast });
+    const first = queue.enqueue({
+      kind: 'invoice',
+      reference: 'sale_good',
+      printer: cups.slowQueue,
+    });
+    const second = queue.enqueue({
+      kind: 'invoice',
+      reference: 'sale_good',
+      printer: cups.slowQueue,
+    });
+    await until(
+      () => queue.get(first.id)?.state === 'printing' || queue.get(second.id)?.state === 'printing',
+    );
+    expect(queue.get(first.id)?.state).toBe('printing');
+    expect(queue.get(second.id)?.state).toBe('queued');
+    await queue.cancel(second.id);
+    await queue.cancel(first.id);
   });
 
   it('retries while the scheduler is briefly unreachable, then prints', async () => {
