@@ -187,11 +187,13 @@ export class PrintQueue {
   async #schedule(job: Job): Promise<void> {
     let printer: string;
     try {
-      const choice = this.#choices.then(() =>
-        this.#withRetry(job, () =>
+      const choice = this.#choices.then(() => {
+        // Cancelled while the jobs ahead were choosing: nothing to ask the print service.
+        if (job.cancelRequested) throw new JobCancelled();
+        return this.#withRetry(job, () =>
           choosePrinter(this.#options.backend, job.request.printer ?? this.#options.printer),
-        ),
-      );
+        );
+      });
       this.#choices = choice.catch(() => undefined);
       printer = await choice;
     } catch (error) {

@@ -86,6 +86,26 @@ function makeQueue(options: Partial<PrintQueueOptions> = {}): {
   return { queue, seen };
 }
 
+/** The real cupsd, answering the first printer check 500 ms late, as a busy one may. */
+function firstCheckAnsweredLast(): { backend: PrintBackend; checks(): number } {
+  let checks = 0;
+  return {
+    checks: () => checks,
+    backend: {
+      name: backend.name,
+      listPrinters: async () => {
+        checks += 1;
+        if (checks === 1) await new Promise((resolve) => setTimeout(resolve, 500));
+        return backend.listPrinters();
+      },
+      defaultPrinter: () => backend.defaultPrinter(),
+      print: (file, options) => backend.print(file, options),
+      jobState: (jobId) => backend.jobState(jobId),
+      cancel: (jobId) => backend.cancel(jobId),
+    },
+  };
+}
+
 function jobNumber(backendJobId: string | undefined): string {
   expect(backendJobId).toBeDefined();
   return backendJobId!.slice(backendJobId!.lastIndexOf('-') + 1);
@@ -274,21 +294,7 @@ describe('PrintQueue, printing for real through a private cupsd', { timeout: 60_
   });
 
   it('sends the jobs for one printer in the order staff sent them, whichever check answers first', async () => {
-    // The real cupsd, answering the first job's printer check last, as a busy one may.
-    let checks = 0;
-    const firstCheckLast: PrintBackend = {
-      name: backend.name,
-      listPrinters: async () => {
-        checks += 1;
-        if (checks === 1) await new Promise((resolve) => setTimeout(resolve, 500));
-        return backend.listPrinters();
-      },
-      defaultPrinter: () => backend.defaultPrinter(),
-      print: (file, options) => backend.print(file, options),
-      jobState: (jobId) => backend.jobState(jobId),
-      cancel: (jobId) => backend.cancel(jobId),
-    };
-    const { queue } = makeQueue({ backend: firstCheckLast });
+    const { queue } = makeQueue({ backend: firstCheckAnsweredLast().backend });
     const first = queue.enqueue({
       kind: 'invoice',
       reference: 'sale_good',
@@ -305,6 +311,26 @@ describe('PrintQueue, printing for real through a private cupsd', { timeout: 60_
     expect(queue.get(first.id)?.state).toBe('printing');
     expect(queue.get(second.id)?.state).toBe('queued');
     await queue.cancel(second.id);
+    await queue.cancel(first.id);
+  });
+
+  it('a job cancelled while the one ahead checks its printer never asks the print service', async () => {
+    const slow = firstCheckAnsweredLast();
+    const { queue } = makeQueue({ backend: slow.backend });
+    const first = queue.enqueue({
+      kind: 'invoice',
+      reference: 'sale_good',
+      printer: cups.slowQueue,
+    });
+    const second = queue.enqueue({
+      kind: 'invoice',
+      reference: 'sale_good',
+      printer: cups.slowQueue,
+    });
+    expect(await queue.cancel(second.id)).toMatchObject({ state: 'cancelled' });
+    await until(() => queue.get(first.id)?.state === 'printing');
+    // The first job's printer check and its check before sending; none for the cancelled one.
+    expect(slow.checks()).toBe(2);
     await queue.cancel(first.id);
   });
 
