@@ -106,6 +106,13 @@ function firstCheckAnsweredLast(): { backend: PrintBackend; checks(): number } {
   };
 }
 
+/** Two invoices sent together to the printer that never finishes a job. */
+function invoicesForTheSlowPrinter(queue: PrintQueue): [PrintJobSnapshot, PrintJobSnapshot] {
+  const send = () =>
+    queue.enqueue({ kind: 'invoice', reference: 'sale_good', printer: cups.slowQueue });
+  return [send(), send()];
+}
+
 function jobNumber(backendJobId: string | undefined): string {
   expect(backendJobId).toBeDefined();
   return backendJobId!.slice(backendJobId!.lastIndexOf('-') + 1);
@@ -295,16 +302,7 @@ describe('PrintQueue, printing for real through a private cupsd', { timeout: 60_
 
   it('sends the jobs for one printer in the order staff sent them, whichever check answers first', async () => {
     const { queue } = makeQueue({ backend: firstCheckAnsweredLast().backend });
-    const first = queue.enqueue({
-      kind: 'invoice',
-      reference: 'sale_good',
-      printer: cups.slowQueue,
-    });
-    const second = queue.enqueue({
-      kind: 'invoice',
-      reference: 'sale_good',
-      printer: cups.slowQueue,
-    });
+    const [first, second] = invoicesForTheSlowPrinter(queue);
     await until(
       () => queue.get(first.id)?.state === 'printing' || queue.get(second.id)?.state === 'printing',
     );
@@ -317,16 +315,7 @@ describe('PrintQueue, printing for real through a private cupsd', { timeout: 60_
   it('a job cancelled while the one ahead checks its printer never asks the print service', async () => {
     const slow = firstCheckAnsweredLast();
     const { queue } = makeQueue({ backend: slow.backend });
-    const first = queue.enqueue({
-      kind: 'invoice',
-      reference: 'sale_good',
-      printer: cups.slowQueue,
-    });
-    const second = queue.enqueue({
-      kind: 'invoice',
-      reference: 'sale_good',
-      printer: cups.slowQueue,
-    });
+    const [first, second] = invoicesForTheSlowPrinter(queue);
     expect(await queue.cancel(second.id)).toMatchObject({ state: 'cancelled' });
     await until(() => queue.get(first.id)?.state === 'printing');
     // The first job's printer check and its check before sending; none for the cancelled one.
