@@ -71,10 +71,11 @@ case "$host" in
   electron)
     say "starting the Electron kiosk"
     node electron/host/build-electron.ts >/dev/null
-    exec npx --no-install electron dist/electron/main.js "$@"
+    # V8 flags of the main process go on the command line (electron/host/v8-flags.ts says why).
+    exec npx --no-install electron --js-flags=--max-semi-space-size=16 dist/electron/main.js "$@"
     ;;
   browser)
-    exec node electron/host/browser-main.ts "$@"
+    exec node --max-semi-space-size=16 electron/host/browser-main.ts "$@"
     ;;
   *)
     say "KIOSK_HOST must be auto, electron or browser (got \"$host\")" >&2

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createApiClient } from '../../electron/api/client.ts';
 import { CatalogQueries, ftsQueryOf } from '../../electron/catalog/index.ts';
 import { CatalogSyncService } from '../../electron/catalog/sync-service.ts';
+import { kioskV8Flags } from '../../electron/host/v8-flags.ts';
 import { openDatabase } from '../../electron/storage/database.ts';
 import { kioskSchema } from '../../electron/schema.ts';
 import { CatalogProductsReply } from '../../shared/api/catalog.ts';
@@ -21,8 +22,10 @@ import type { Benchmark } from './benchmark.ts';
  * same one-page lookahead by bare `fetch`, `JSON.parse`d and inserted as one row per product,
  * without validation, items or search index, in the same kind of database (WAL, synchronous=FULL).
  * The same raw pipeline with the contract's zod validation of each page is reported beside it, so
- * what validation costs shows on its own. Each side runs ROUNDS times, interleaved, and its best
- * run counts: on a shared machine a burst of load then hits one run, not one side.
+ * what validation costs shows on its own. Every child runs with the V8 flags the kiosk is launched
+ * with, so both sides have the kiosk's young generation rather than one sized from this machine's
+ * memory. Each side runs ROUNDS times, interleaved, and its best run counts: on a shared machine a
+ * burst of load then hits one run, not one side.
  */
 
 const CHILD = '--catalog-bench-child';
@@ -168,7 +171,7 @@ async function runChild(
 ): Promise<SyncFigures> {
   const child = spawn(
     process.execPath,
-    [here, CHILD, mode, sandbox.baseUrl, sandbox.email, sandbox.password, dataDir],
+    [...kioskV8Flags, here, CHILD, mode, sandbox.baseUrl, sandbox.email, sandbox.password, dataDir],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
