@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=16
 /**
  * kioskctl: the field technician's tool, run over SSH on a kiosk (Node >= 22.18 runs this .ts
  * file directly). Every failure prints one JSON line on stderr, `{"error":{code,status,message}}`

@@ -24,6 +24,14 @@ describe("the kiosk's V8 flags (electron/host/v8-flags.ts)", () => {
     expect(start).toContain(`exec node ${kioskV8Flags.join(' ')} electron/host/browser-main.ts`);
   });
 
+  it('are what kioskctl runs with, by its own path or through npm', () => {
+    const flags = kioskV8Flags.join(' ');
+    expect(file('electron/cli/kioskctl.ts').split('\n')[0]).toBe(`#!/usr/bin/env -S node ${flags}`);
+    const scripts = (JSON.parse(file('package.json')) as { scripts: Record<string, string> })
+      .scripts;
+    expect(scripts['kioskctl']).toBe(`node ${flags} electron/cli/kioskctl.ts`);
+  });
+
   it('hold the young generation at 16 MB a semi-space under an allocation that would grow it', async () => {
     // Survivors grow V8's young generation; a list that keeps a share of what is allocated
     // survives every collection, as a sync's page does while it is written.
