@@ -25,12 +25,13 @@ import type { Benchmark } from './benchmark.ts';
  * what validation costs shows on its own. Every child runs with the V8 flags the kiosk is launched
  * with, so both sides have the kiosk's young generation rather than one sized from this machine's
  * memory. Each side runs ROUNDS times, interleaved, and its best run counts: on a shared machine a
- * burst of load then hits one run, not one side.
+ * burst of load then hits one run, not one side (with two runs, the memory figures still swung by
+ * a tenth from one benchmark to the next).
  */
 
 const CHILD = '--catalog-bench-child';
 const PAGE = 500;
-const ROUNDS = 2;
+const ROUNDS = 3;
 const here = fileURLToPath(import.meta.url);
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
