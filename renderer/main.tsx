@@ -6,7 +6,7 @@ import { i18nFor } from './i18n/use-i18n.ts';
 import { localeFromLanguage } from './i18n/locale.ts';
 import { kioskApi, type KioskApi } from './ipc/index.ts';
 import { NoBridge } from './NoBridge.tsx';
-import { firstScreenReady } from './stores/first-screen.ts';
+import { firstScreenReady, whenIdle } from './stores/first-screen.ts';
 import { createKioskStores, startKioskStores } from './stores/kiosk-stores.ts';
 import { StoresProvider } from './stores/stores-context.tsx';
 
@@ -16,6 +16,13 @@ import { StoresProvider } from './stores/stores-context.tsx';
  * in the wait rather than after it, and a blank page lasts no longer.
  */
 const FIRST_SCREEN_WAIT_MS = 100;
+
+/**
+ * How long the status bar's first reads may wait for an idle moment once the first screen is
+ * on it: seven requests and their replies' checks, about 30 ms of the page's one thread that
+ * would otherwise run right after the first frame, ahead of a tap on it.
+ */
+const STATUS_IDLE_WAIT_MS = 500;
 
 /** Calls `then` once its first render is on screen (passive effects run after the paint). */
 function OnPainted({ then }: { readonly then: () => void }) {
@@ -53,7 +60,9 @@ if (api) {
         ),
       ),
   );
-  startKioskStores(api, stores, { statusAfter: drawn });
+  startKioskStores(api, stores, {
+    statusAfter: drawn.then(() => whenIdle(STATUS_IDLE_WAIT_MS)),
+  });
 } else {
   root.render(<NoBridge i18n={i18nFor(locale)} />);
 }

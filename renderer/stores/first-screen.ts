@@ -43,3 +43,11 @@ export function firstScreenReady(
     }
   });
 }
+
+/**
+ * Resolves at the page's next idle moment, or after `atMostMs` if none comes: for work no one
+ * is waiting for, kept out of the tasks that finish drawing a screen and answer its first tap.
+ */
+export function whenIdle(atMostMs: number): Promise<void> {
+  return new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: atMostMs }));
+}

@@ -55,9 +55,10 @@ export interface StartOptions {
   /** The catalogue's as-of time and the outbox ages, as a safety net beside the events. */
   readonly statusPollMs?: number;
   /**
-   * The status bar's first reads wait for this (the app passes "the first screen is drawn"):
-   * each reply is checked on the page's one thread, and read in the middle of the first render
-   * they would hold the products back for what the status bar shows a moment later anyway.
+   * The status bar's first reads wait for this (the app passes "the first screen is drawn, and
+   * the page is idle"): each reply is checked on the page's one thread, and read in the middle
+   * of the first render they would hold the products back for what the status bar shows a
+   * moment later anyway.
    */
   readonly statusAfter?: Promise<unknown>;
 }

@@ -37,3 +37,50 @@ for (const shopId of [shopIds.bordeaux, null]) {
     });
   });
 }
+
+/** What the page sent, in its own clock, and when its first product row was on screen. */
+interface FirstFrame {
+  readonly painted?: number;
+  readonly sent: readonly { readonly name: string; readonly at: number }[];
+}
+
+test('the status bar asks for its state once the first screen is painted, not before', async ({
+  page,
+  kiosk,
+}) => {
+  // Painted: the frame after the first row is in the page, as the benchmark times it.
+  await page.addInitScript(`(() => {
+    const frame = { sent: [] };
+    window.firstFrame = frame;
+    const send = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      frame.sent.push({ name: url.slice(url.lastIndexOf('/') + 1), at: performance.now() });
+      return send(input, init);
+    };
+    const observer = new MutationObserver(() => {
+      if (document.querySelector('.product-row') === null) return;
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => { frame.painted = performance.now(); }, 0));
+    });
+    observer.observe(document, { subtree: true, childList: true });
+  })();`);
+  await openKiosk(page, kiosk);
+  await expect(page.getByTestId('outbox-indicator')).toBeVisible();
+  const statusReads = ['getStatus', 'getSyncStatus', 'getOutboxSummary', 'listPrinters'];
+  const frame = () =>
+    page.evaluate(() => (globalThis as unknown as { firstFrame: FirstFrame }).firstFrame);
+  await expect
+    .poll(async () => (await frame()).sent.map((request) => request.name))
+    .toEqual(expect.arrayContaining(statusReads));
+  const { painted, sent } = await frame();
+  expect(painted).toBeDefined();
+  // Before it: only what the first screen shows, and the event stream.
+  const before = sent.filter((request) => request.at < painted!).map((request) => request.name);
+  expect(
+    before.filter(
+      (name) => !['getSettings', 'listShops', 'searchProducts', 'events'].includes(name),
+    ),
+  ).toEqual([]);
+  expect(before).toEqual(expect.arrayContaining(['getSettings', 'searchProducts']));
+});
