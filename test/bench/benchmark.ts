@@ -13,6 +13,18 @@ export interface Benchmark {
 export interface Measurement {
   readonly value: number;
   readonly baseline?: number;
+  /** The runs a best-of or median figure was taken from (see `Runs`). */
+  readonly runs?: Runs;
+}
+
+/**
+ * Every run behind a figure that is the best or the median of several, each side's in the order
+ * measured. On a shared machine the spread tells a figure near its bar by noise from one that is
+ * there by cost.
+ */
+export interface Runs {
+  readonly value: readonly number[];
+  readonly baseline?: readonly number[];
 }
 
 /** One entry of bench-results.json. */
@@ -22,4 +34,5 @@ export interface BenchResult {
   readonly unit: string;
   readonly baseline?: number;
   readonly ratio?: number;
+  readonly runs?: Runs;
 }

@@ -13,7 +13,7 @@ import { openDatabase } from '../../electron/storage/database.ts';
 import { kioskSchema } from '../../electron/schema.ts';
 import { CatalogProductsReply } from '../../shared/api/catalog.ts';
 import type { SearchProductsRequest } from '../../shared/ipc/catalog.ts';
-import type { Benchmark } from './benchmark.ts';
+import type { Benchmark, Measurement } from './benchmark.ts';
 
 /**
  * Catalogue mirror benchmarks. Each measured sync runs in a child process of its own (this file,
@@ -26,7 +26,8 @@ import type { Benchmark } from './benchmark.ts';
  * with, so both sides have the kiosk's young generation rather than one sized from this machine's
  * memory. Each side runs ROUNDS times, interleaved, and its best run counts: on a shared machine a
  * burst of load then hits one run, not one side (with two runs, the memory figures still swung by
- * a tenth from one benchmark to the next).
+ * a tenth from one benchmark to the next). Every round is kept in bench-results.json beside the
+ * figure, so its spread shows.
  */
 
 const CHILD = '--catalog-bench-child';
@@ -221,9 +222,8 @@ async function startSandboxProcess(products: number): Promise<SandboxProcess> {
 }
 
 interface SizeRun {
-  readonly raw: SyncFigures;
-  readonly validated: SyncFigures;
-  readonly mirror: SyncFigures;
+  /** Every round of each side, in order; each figure takes each side's best. */
+  readonly rounds: Record<SyncMode, readonly SyncFigures[]>;
   /** The mirror's data directory (kept for the search benchmark). */
   readonly dataDir: string;
 }
@@ -241,7 +241,7 @@ function measure(size: number): Promise<SizeRun> {
       try {
         // A first walk warms the sandbox's page caches, so every measured run meets the same server.
         await runChild('raw', sandbox, mkdtempSync(join(scratch, 'warm-')));
-        const runs: Record<SyncMode, SyncFigures[]> = { raw: [], validated: [], mirror: [] };
+        const rounds: Record<SyncMode, SyncFigures[]> = { raw: [], validated: [], mirror: [] };
         let dataDir = '';
         for (let round = 0; round < ROUNDS; round += 1) {
           for (const mode of ['raw', 'validated', 'mirror'] as const) {
@@ -250,21 +250,13 @@ function measure(size: number): Promise<SizeRun> {
             if (figures.products !== size) {
               throw new Error(`synced ${figures.products} products of ${size} (${mode})`);
             }
-            runs[mode].push(figures);
+            rounds[mode].push(figures);
             // Only the largest mirror is searched afterwards.
             if (mode === 'mirror' && size === SEARCH_SIZE && dataDir === '') dataDir = dir;
             else rmSync(dir, { recursive: true, force: true });
           }
         }
-        const best = (list: SyncFigures[]): SyncFigures => ({
-          products: size,
-          seconds: Math.min(...list.map((run) => run.seconds)),
-          peakRssDeltaBytes: Math.min(...list.map((run) => run.peakRssDeltaBytes)),
-        });
-        const raw = best(runs.raw);
-        const validated = best(runs.validated);
-        const mirror = best(runs.mirror);
-        return { raw, validated, mirror, dataDir };
+        return { rounds, dataDir };
       } finally {
         rmSync(scratch, { recursive: true, force: true });
         await sandbox.stop();
@@ -277,38 +269,56 @@ function measure(size: number): Promise<SizeRun> {
 
 const MB = 1024 * 1024;
 
+const seconds = (list: readonly SyncFigures[]) => list.map((run) => run.seconds);
+const peaks = (list: readonly SyncFigures[]) => list.map((run) => run.peakRssDeltaBytes / MB);
+
+/** One side against another, in time or in memory: each side's best round, and all its rounds. */
+function compared(
+  value: readonly SyncFigures[],
+  baseline: readonly SyncFigures[],
+  of: (list: readonly SyncFigures[]) => number[],
+): Measurement {
+  const values = of(value);
+  const baselines = of(baseline);
+  return {
+    value: Math.min(...values),
+    baseline: Math.min(...baselines),
+    runs: { value: values, baseline: baselines },
+  };
+}
+
 function syncBenchmarks(size: number, label: string): Benchmark[] {
   return [
     {
       name: `catalog: full sync of ${label} products, time (mirror vs raw fetch+parse+insert)`,
       unit: 's',
       async run() {
-        const { raw, mirror } = await measure(size);
-        return { value: mirror.seconds, baseline: raw.seconds };
+        const { rounds } = await measure(size);
+        return compared(rounds.mirror, rounds.raw, seconds);
       },
     },
     {
       name: `catalog: full sync of ${label} products, time (raw + zod validation vs raw)`,
       unit: 's',
       async run() {
-        const { raw, validated } = await measure(size);
-        return { value: validated.seconds, baseline: raw.seconds };
+        const { rounds } = await measure(size);
+        return compared(rounds.validated, rounds.raw, seconds);
       },
     },
     {
       name: `catalog: full sync of ${label} products, peak RSS above start (raw + zod validation vs raw)`,
       unit: 'MB',
       async run() {
-        const { raw, validated } = await measure(size);
-        return { value: validated.peakRssDeltaBytes / MB, baseline: raw.peakRssDeltaBytes / MB };
+        const { rounds } = await measure(size);
+        return compared(rounds.validated, rounds.raw, peaks);
       },
     },
     {
       name: `catalog: full sync of ${label} products, peak RSS above start (mirror vs raw)`,
       unit: 'MB',
       async run() {
-        const { raw, mirror } = await measure(size);
-        return { value: mirror.peakRssDeltaBytes / MB, baseline: raw.peakRssDeltaBytes / MB };
+        const { rounds } = await measure(size);
+        return compared(rounds.mirror, rounds.raw, peaks);
       },
     },
   ];
@@ -321,10 +331,7 @@ const rssGrowth: Benchmark = {
   async run() {
     const small = await measure(20_000);
     const large = await measure(100_000);
-    return {
-      value: large.mirror.peakRssDeltaBytes / MB,
-      baseline: small.mirror.peakRssDeltaBytes / MB,
-    };
+    return compared(large.rounds.mirror, small.rounds.mirror, peaks);
   },
 };
 

@@ -43,6 +43,46 @@ test('computes the ratio against a baseline measured in the same run and writes 
   expect(table).toMatch(/alone\s+1200\s+ops\/s/);
 });
 
+test('keeps the runs a figure was taken from, and prints their spread', async () => {
+  const runs = { value: [5, 3, 4], baseline: [2, 2.5, 3] };
+  const list: Benchmark[] = [
+    { name: 'best of three', unit: 'MB', run: async () => ({ value: 3, baseline: 2, runs }) },
+    { name: 'one run', unit: 'ms', run: async () => ({ value: 7, baseline: 7 }) },
+  ];
+
+  const results = await runBenchmarks(list, outFile, { log });
+
+  const expected = [
+    { name: 'best of three', value: 3, unit: 'MB', baseline: 2, ratio: 1.5, runs },
+    { name: 'one run', value: 7, unit: 'ms', baseline: 7, ratio: 1 },
+  ];
+  expect(results).toEqual(expected);
+  expect(await readResults()).toEqual(expected);
+  const table = lines.join('\n');
+  expect(table).toMatch(
+    /best of three\s+3\.000\s+MB\s+2\.000\s+1\.500x\s+3\.000-5\.000 vs 2\.000-3\.000$/m,
+  );
+  expect(table).toMatch(/one run\s+7\.000\s+ms\s+7\.000\s+1\.000x$/m);
+});
+
+test('a run that is not a finite number fails its benchmark', async () => {
+  const list: Benchmark[] = [
+    {
+      name: 'lost run',
+      unit: 'ms',
+      run: async () => ({ value: 1, baseline: 1, runs: { value: [1, Number.NaN] } }),
+    },
+  ];
+
+  const failure = await runBenchmarks(list, outFile, { log }).catch((error: unknown) => error);
+
+  expect(failure).toBeInstanceOf(AggregateError);
+  const [cause] = (failure as AggregateError).errors as Error[];
+  expect(cause?.message).toBe('benchmark "lost run" failed');
+  expect((cause?.cause as Error).message).toBe('a run is NaN, not a finite number');
+  expect(await readResults()).toEqual([]);
+});
+
 test('runs the benchmarks one after the other, in the order given', async () => {
   const events: string[] = [];
   const step = (name: string): Benchmark => ({

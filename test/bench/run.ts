@@ -50,25 +50,38 @@ export async function runBenchmarks(
   return results;
 }
 
-function toResult({ name, unit }: Benchmark, { value, baseline }: Measurement): BenchResult {
+function toResult({ name, unit }: Benchmark, { value, baseline, runs }: Measurement): BenchResult {
   if (!Number.isFinite(value)) throw new Error(`value is ${value}, not a finite number`);
-  if (baseline === undefined) return { name, value, unit };
+  for (const run of [...(runs?.value ?? []), ...(runs?.baseline ?? [])]) {
+    if (!Number.isFinite(run)) throw new Error(`a run is ${run}, not a finite number`);
+  }
+  const spread = runs === undefined ? {} : { runs };
+  if (baseline === undefined) return { name, value, unit, ...spread };
   if (!Number.isFinite(baseline) || baseline <= 0) {
     throw new Error(`baseline is ${baseline}, not a finite number above 0`);
   }
-  return { name, value, unit, baseline, ratio: value / baseline };
+  return { name, value, unit, baseline, ratio: value / baseline, ...spread };
 }
 
 function formatTable(results: readonly BenchResult[]): string {
   const figure = (n: number | undefined) => (n === undefined ? '' : n.toPrecision(4));
+  const range = (list: readonly number[] | undefined) =>
+    list === undefined || list.length === 0
+      ? ''
+      : `${figure(Math.min(...list))}-${figure(Math.max(...list))}`;
+  const spread = ({ runs }: BenchResult) =>
+    runs === undefined
+      ? ''
+      : [range(runs.value), range(runs.baseline)].filter(Boolean).join(' vs ');
   const rows = [
-    ['benchmark', 'value', 'unit', 'baseline', 'ratio'],
+    ['benchmark', 'value', 'unit', 'baseline', 'ratio', 'runs (value vs baseline)'],
     ...results.map((r) => [
       r.name,
       figure(r.value),
       r.unit,
       figure(r.baseline),
       r.ratio === undefined ? '' : `${r.ratio.toFixed(3)}x`,
+      spread(r),
     ]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
