@@ -166,3 +166,19 @@ test('a partial run keeps the earlier figures it does not measure and replaces t
     { name: 'measured again', value: 3, unit: 'ms' },
   ]);
 });
+
+test('a kept figure of a benchmark that no longer exists is dropped, not left to read as current', async () => {
+  const kept = [
+    { name: 'still there', value: 5, unit: 'ms' },
+    { name: 'renamed since', value: 0.55, unit: 'x', baseline: 1, ratio: 0.55 },
+  ];
+  const list: Benchmark[] = [{ name: 'measured', unit: 'ms', run: async () => ({ value: 3 }) }];
+  const existing = new Set(['still there', 'measured']);
+
+  await runBenchmarks(list, outFile, { log, kept, existing });
+
+  expect(await readResults()).toEqual([
+    { name: 'still there', value: 5, unit: 'ms' },
+    { name: 'measured', value: 3, unit: 'ms' },
+  ]);
+});

@@ -11,6 +11,12 @@ export interface RunOptions {
   readonly log?: (line: string) => void;
   /** Figures of an earlier run written back first: those of a benchmark this run has are dropped. */
   readonly kept?: readonly BenchResult[];
+  /**
+   * The name of every benchmark there is, in every file. A kept figure of any other name is
+   * dropped: a benchmark renamed or removed since would otherwise leave its last figure behind,
+   * read as current (a drain ratio of a parallelism no longer measured, say).
+   */
+  readonly existing?: ReadonlySet<string>;
 }
 
 /**
@@ -22,7 +28,7 @@ export interface RunOptions {
 export async function runBenchmarks(
   list: readonly Benchmark[],
   outFile: string,
-  { log = console.log, kept = [] }: RunOptions = {},
+  { log = console.log, kept = [], existing }: RunOptions = {},
 ): Promise<BenchResult[]> {
   const names = new Set<string>();
   for (const { name } of list) {
@@ -42,7 +48,10 @@ export async function runBenchmarks(
 
   if (results.length > 0) log(formatTable(results));
   const measured = new Set(list.map((benchmark) => benchmark.name));
-  const written = [...kept.filter((result) => !measured.has(result.name)), ...results];
+  const stillKept = kept.filter(
+    (result) => !measured.has(result.name) && (existing === undefined || existing.has(result.name)),
+  );
+  const written = [...stillKept, ...results];
   await writeFile(outFile, `${JSON.stringify(written, null, 2)}\n`);
   if (failures.length > 0) {
     throw new AggregateError(failures, `${failures.length} of ${list.length} benchmarks failed`);
@@ -95,12 +104,10 @@ function formatTable(results: readonly BenchResult[]): string {
     .join('\n');
 }
 
-/** `npm run bench -- catalog outbox` runs only the files whose path contains one of the words. */
-async function discover(filters: readonly string[]): Promise<Benchmark[]> {
-  const files = globSync('test/bench/**/*.bench.ts', { cwd: repoRoot })
-    .filter((file) => filters.length === 0 || filters.some((word) => file.includes(word)))
-    .sort();
-  const list: Benchmark[] = [];
+/** Every benchmark, with the file that declares it. */
+async function discover(): Promise<{ file: string; benchmark: Benchmark }[]> {
+  const files = globSync('test/bench/**/*.bench.ts', { cwd: repoRoot }).sort();
+  const found: { file: string; benchmark: Benchmark }[] = [];
   for (const file of files) {
     const module = (await import(pathToFileURL(resolve(repoRoot, file)).href)) as {
       default?: unknown;
@@ -108,14 +115,18 @@ async function discover(filters: readonly string[]): Promise<Benchmark[]> {
     if (!Array.isArray(module.default)) {
       throw new Error(`${file} must export a default list of benchmarks`);
     }
-    list.push(...(module.default as Benchmark[]));
+    for (const benchmark of module.default as Benchmark[]) found.push({ file, benchmark });
   }
-  return list;
+  return found;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // `npm run bench -- catalog outbox` runs only the files whose path contains one of the words.
   const filters = process.argv.slice(2);
-  const list = await discover(filters);
+  const found = await discover();
+  const list = found
+    .filter(({ file }) => filters.length === 0 || filters.some((word) => file.includes(word)))
+    .map(({ benchmark }) => benchmark);
   if (list.length === 0) console.log('no benchmarks found (test/bench/**/*.bench.ts)');
   const outFile = resolve(repoRoot, 'bench-results.json');
   // A partial run replaces its own figures only: the others are read back and kept.
@@ -127,5 +138,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       // No earlier run, or one that cannot be read: this run's figures alone.
     }
   }
-  await runBenchmarks(list, outFile, { kept });
+  const existing = new Set(found.map(({ benchmark }) => benchmark.name));
+  await runBenchmarks(list, outFile, { kept, existing });
 }
