@@ -1,4 +1,9 @@
-import { itemsInEntriesMigration, itemsRowidMigration, mirrorMigration } from './catalog/index.ts';
+import {
+  itemsInEntriesMigration,
+  itemsRowidMigration,
+  mirrorMigration,
+  oneLetterPrefixMigration,
+} from './catalog/index.ts';
 import {
   cardCacheMigration,
   debitKeysMigration,
@@ -31,6 +36,7 @@ export const kioskSchema: DatabaseSchema = {
     debitKeysMigration,
     itemsRowidMigration,
     itemsInEntriesMigration,
+    oneLetterPrefixMigration,
   ],
   preserved: [unsettledDebits],
 };

@@ -242,7 +242,10 @@ describe('catalogue mirror layout', () => {
     db.exec(`CREATE TABLE catalog_search_next (x INTEGER)`);
     before.close();
 
-    database = openDatabase({ dataDir: dir, schema: kioskSchema });
+    database = openDatabase({
+      dataDir: dir,
+      schema: { ...kioskSchema, migrations: kioskSchema.migrations.slice(0, 10) },
+    });
     expect(database.migration).toMatchObject({ from: 9, to: 10 });
     const connection = database.connection;
     const bodies = (
@@ -281,7 +284,54 @@ describe('catalogue mirror layout', () => {
     ).toBeUndefined();
   });
 
-  it('leaves the live items in the layout a full sync builds', () => {
+  it('migration 11 rebuilds the search index with a one-letter prefix and keeps every entry', () => {
+    const before = openDatabase({
+      dataDir: dir,
+      schema: { ...kioskSchema, migrations: kioskSchema.migrations.slice(0, 10) },
+    });
+    const writer = new MirrorWriter(before.connection, liveTables);
+    before.transaction(() => {
+      for (let i = 0; i < 30; i += 1) {
+        writer.upsertProduct(
+          product(i, i % 2 === 0 ? `Bouilloire ${i}` : `Cafetière ${i}`, 'avec verseuse'),
+          1,
+        );
+      }
+    });
+    const entries = (db: KioskDatabase) =>
+      db.connection
+        .prepare(`SELECT rowid, * FROM ${liveTables.search} ORDER BY rowid`)
+        .all()
+        .map((row) => ({ ...row }));
+    const ddl = (db: KioskDatabase) =>
+      (
+        db.connection
+          .prepare(`SELECT sql FROM sqlite_master WHERE name = ?`)
+          .get(liveTables.search) as { sql: string }
+      ).sql;
+    const expected = entries(before);
+    expect(ddl(before)).toContain(`prefix = '2 3'`);
+    before.connection.exec(`CREATE TABLE catalog_search_next (x INTEGER)`);
+    before.close();
+
+    database = openDatabase({ dataDir: dir, schema: kioskSchema });
+    expect(database.migration).toMatchObject({ from: 10, to: 11 });
+    expect(entries(database)).toEqual(expected);
+    expect(ddl(database)).toContain(`prefix = '1 2 3'`);
+    const queries = new CatalogQueries({ database });
+    const names = (text: string) =>
+      queries.searchMirror({ text, limit: 100 }).hits.map((hit) => hit.name);
+    expect(names('b')).toHaveLength(15);
+    expect(names('b').every((name) => name?.startsWith('Bouilloire'))).toBe(true);
+    expect(names('v')).toHaveLength(30);
+    expect(
+      database.connection
+        .prepare(`SELECT name FROM sqlite_master WHERE name = 'catalog_search_next'`)
+        .get(),
+    ).toBeUndefined();
+  });
+
+  it('leaves the live items and search index in the layout a full sync builds', () => {
     database = openDatabase({ dataDir: dir, schema: kioskSchema });
     new CatalogMirror(database).createShadow();
     const ddl = (name: string) =>
@@ -297,8 +347,10 @@ describe('catalogue mirror layout', () => {
         .replace(/\s+/g, ' ')
         .replace(/\( /g, '(')
         .replace(/ \)/g, ')');
-    expect(normalized(ddl(shadowTables.items), shadowTables.items)).toBe(
-      normalized(ddl(liveTables.items), liveTables.items),
-    );
+    for (const key of ['items', 'search'] as const) {
+      expect(normalized(ddl(shadowTables[key]), shadowTables[key])).toBe(
+        normalized(ddl(liveTables[key]), liveTables[key]),
+      );
+    }
   });
 });
