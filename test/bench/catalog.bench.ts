@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { createApiClient } from '../../electron/api/client.ts';
@@ -14,6 +13,7 @@ import { kioskSchema } from '../../electron/schema.ts';
 import { CatalogProductsReply } from '../../shared/api/catalog.ts';
 import type { SearchProductsRequest } from '../../shared/ipc/catalog.ts';
 import type { Benchmark, Measurement } from './benchmark.ts';
+import { type SandboxProcess, firstLine, startSandboxProcess } from './sandbox-process.ts';
 
 /**
  * Catalogue mirror benchmarks. Each measured sync runs in a child process of its own (this file,
@@ -34,7 +34,6 @@ const CHILD = '--catalog-bench-child';
 const PAGE = 500;
 const ROUNDS = 3;
 const here = fileURLToPath(import.meta.url);
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 interface SyncFigures {
   readonly products: number;
@@ -150,20 +149,6 @@ if (process.argv[2] === CHILD) {
 
 // ---------------------------------------------------------------- parent side
 
-async function firstLine(child: ChildProcess): Promise<string> {
-  if (child.stdout === null) throw new Error('child without stdout');
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`child exited with ${code} before answering`))),
-  );
-  const lines = createInterface({ input: child.stdout });
-  const line = new Promise<string>((resolve) => lines.once('line', resolve));
-  try {
-    return await Promise.race([line, exited]);
-  } finally {
-    lines.close();
-  }
-}
-
 type SyncMode = 'raw' | 'validated' | 'mirror';
 
 async function runChild(
@@ -171,9 +156,10 @@ async function runChild(
   sandbox: SandboxProcess,
   dataDir: string,
 ): Promise<SyncFigures> {
+  const account = sandbox.account('kiosk-catalog@sandbox.test');
   const child = spawn(
     process.execPath,
-    [...kioskV8Flags, here, CHILD, mode, sandbox.baseUrl, sandbox.email, sandbox.password, dataDir],
+    [...kioskV8Flags, here, CHILD, mode, sandbox.baseUrl, account.email, account.password, dataDir],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -183,42 +169,6 @@ async function runChild(
     child.exitCode !== null ? resolve(null) : child.once('exit', resolve),
   );
   return figures;
-}
-
-interface SandboxProcess {
-  readonly baseUrl: string;
-  readonly email: string;
-  readonly password: string;
-  stop(): Promise<void>;
-}
-
-async function startSandboxProcess(products: number): Promise<SandboxProcess> {
-  // Its request log (stderr) is not what the benchmark reports.
-  const child = spawn(
-    process.execPath,
-    [join(repoRoot, 'sandbox/main.ts'), '--products', String(products), '--seed', '1'],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  const ready = JSON.parse(await firstLine(child)) as {
-    baseUrl: string;
-    accounts: { email: string; password: string; scopes: string[] }[];
-  };
-  const account =
-    ready.accounts.find((candidate) => candidate.email === 'kiosk-catalog@sandbox.test') ??
-    ready.accounts[0]!;
-  return {
-    baseUrl: ready.baseUrl,
-    email: account.email,
-    password: account.password,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 interface SizeRun {
