@@ -15,10 +15,10 @@ import { chromiumLaunchOptions } from '../e2e/support/chromium.ts';
 /**
  * Staff typing in Availability over a 100,000-product mirror, in Chromium through the loopback
  * browser host (the kiosk's real IPC router, services and renderer; the sandbox in a process of
- * its own). Each word is typed one
- * letter at a time, each letter once the previous one's results are on screen. For every letter
- * the page records when the key went down, when the search left the renderer (the typing pause
- * of SEARCH_DEBOUNCE_MS after it) and when the frame after its reply was painted.
+ * its own). Each word is typed one letter at a time, each letter once the previous one's results
+ * are on screen. For every letter the page records when the key went down, when the search left
+ * the renderer (the typing pause of SEARCH_DEBOUNCE_MS after it) and when the frame after its
+ * reply was painted.
  *
  * Figures: the p95 from the search leaving the renderer to its results painted (what the kiosk's
  * work costs a keystroke), against the p95 from a key going down to the typed letter painted in
