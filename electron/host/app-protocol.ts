@@ -1,12 +1,17 @@
 import { readRendererFile, resolveRendererFile } from './renderer-files.ts';
-import { APP_HOST } from './kiosk-window.ts';
+import { DEFAULT_KIOSK_SCHEME, KIOSK_HOST, checkKioskScheme } from './kiosk-window.ts';
 import { SECURITY_HEADERS } from './security-policy.ts';
 
 /**
- * The `app://kiosk/...` handler: files of the renderer folder only, each with the CSP. Anything
- * else (another host, a path leaving the folder, a method other than GET) gets an empty error.
+ * The `<scheme>://kiosk/...` handler (`commerce-kiosk://kiosk/` by default): files of the renderer
+ * folder only, each with the CSP. Anything else (another scheme or host, a path leaving the
+ * folder, a method other than GET) gets an empty error.
  */
-export function appProtocolHandler(rendererDir: string): (request: Request) => Promise<Response> {
+export function appProtocolHandler(
+  rendererDir: string,
+  scheme: string = DEFAULT_KIOSK_SCHEME,
+): (request: Request) => Promise<Response> {
+  const protocol = `${checkKioskScheme(scheme)}:`;
   return async (request) => {
     const refused = (status: number) =>
       new Response(null, { status, headers: { ...SECURITY_HEADERS } });
@@ -17,7 +22,14 @@ export function appProtocolHandler(rendererDir: string): (request: Request) => P
     } catch {
       return refused(400);
     }
-    if (url.host !== APP_HOST || url.username !== '' || url.password !== '') return refused(404);
+    if (
+      url.protocol !== protocol ||
+      url.host !== KIOSK_HOST ||
+      url.username !== '' ||
+      url.password !== ''
+    ) {
+      return refused(404);
+    }
     // The raw pathname, still percent-encoded: resolveRendererFile decodes it once itself, so
     // `%2e%2e%2f` and `..%2f` are judged after decoding, not before.
     const file = resolveRendererFile(rendererDir, url.pathname);

@@ -29,6 +29,8 @@ export interface IpcInvokeEventLike {
 
 export interface WebContentsLike {
   readonly id: number;
+  /** The session it belongs to: the kiosk hardens only those of its own session. */
+  readonly session: SessionLike;
   on(event: 'will-navigate', listener: (event: PreventableEvent, url: string) => void): unknown;
   on(event: 'will-redirect', listener: (event: PreventableEvent, url: string) => void): unknown;
   on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
@@ -61,12 +63,22 @@ export type PermissionRequestHandler = (
   callback: (granted: boolean) => void,
 ) => void;
 
+export type ProtocolHandler = (request: Request) => Response | Promise<Response>;
+
 export interface SessionLike {
   setPermissionRequestHandler(handler: PermissionRequestHandler | null): void;
   setPermissionCheckHandler(
     handler: ((webContents: unknown, permission: string) => boolean) | null,
   ): void;
+  /** This session's protocols (the module-level `protocol` is the default session's). */
+  readonly protocol: {
+    handle(scheme: string, handler: ProtocolHandler): void;
+    unhandle(scheme: string): void;
+  };
 }
+
+export type SecondInstanceListener = () => void;
+export type WebContentsCreatedListener = (event: unknown, contents: WebContentsLike) => void;
 
 export interface ElectronModule {
   readonly app: {
@@ -75,19 +87,21 @@ export interface ElectronModule {
     requestSingleInstanceLock(): boolean;
     /** The system locale (`fr-FR`), valid once the app is ready; the kiosk's default language. */
     getLocale?(): string;
-    on(event: 'second-instance', listener: () => void): unknown;
-    on(
-      event: 'web-contents-created',
-      listener: (event: unknown, contents: WebContentsLike) => void,
-    ): unknown;
+    on(event: 'second-instance', listener: SecondInstanceListener): unknown;
+    on(event: 'web-contents-created', listener: WebContentsCreatedListener): unknown;
+    removeListener(event: 'second-instance', listener: SecondInstanceListener): unknown;
+    removeListener(event: 'web-contents-created', listener: WebContentsCreatedListener): unknown;
     quit(): void;
   };
+  /** Only to register the kiosk scheme as privileged; handlers go on the kiosk's session. */
   readonly protocol: {
     registerSchemesAsPrivileged(schemes: CustomScheme[]): void;
-    handle(scheme: string, handler: (request: Request) => Response | Promise<Response>): void;
-    unhandle(scheme: string): void;
   };
-  readonly session: { readonly defaultSession: SessionLike };
+  /** The kiosk's own session only: it never takes the default session (the host's). */
+  readonly session: {
+    /** Valid once the app is ready; the same session for the same partition. */
+    fromPartition(partition: string): SessionLike;
+  };
   readonly ipcMain: {
     handle(
       channel: string,

@@ -1,15 +1,18 @@
 import { pathToFileURL } from 'node:url';
 import type { ElectronPrintHost, HiddenDocument } from '../printing/index.ts';
 import type { BrowserWindowLike, ElectronModule } from './electron-module.ts';
+import { DEFAULT_KIOSK_PARTITION } from './kiosk-window.ts';
 
 /**
  * The printing backend's view of Electron: the printers as Chromium sees them (through the kiosk
  * window, or any live WebContents), and a hidden, sandboxed window that renders a spooled PDF
- * for `webContents.print`. The window has no preload and no bridge; it only shows the PDF.
+ * for `webContents.print`. The window has no preload and no bridge; it only shows the PDF, on the
+ * kiosk's session partition (so the kiosk hardens it, and the host's session never sees it).
  */
 export function electronPrintHost(
   electron: Pick<ElectronModule, 'BrowserWindow'>,
   anyWindow: () => BrowserWindowLike | undefined,
+  partition: string = DEFAULT_KIOSK_PARTITION,
 ): ElectronPrintHost {
   return {
     async getPrintersAsync() {
@@ -28,6 +31,7 @@ export function electronPrintHost(
       const hidden = new electron.BrowserWindow({
         show: false,
         webPreferences: {
+          partition,
           sandbox: true,
           contextIsolation: true,
           nodeIntegration: false,

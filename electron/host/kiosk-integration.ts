@@ -22,15 +22,23 @@ import type { OfflineLimits } from '../outbox/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import type { KioskSettings } from '../../shared/ipc/status.ts';
 import { appProtocolHandler } from './app-protocol.ts';
-import type { BrowserWindowLike, ElectronModule, IpcInvokeEventLike } from './electron-module.ts';
+import type {
+  BrowserWindowLike,
+  ElectronModule,
+  IpcInvokeEventLike,
+  WebContentsLike,
+} from './electron-module.ts';
 import { electronPrintHost } from './electron-print-host.ts';
 import {
-  APP_ENTRY_URL,
-  APP_ORIGIN,
-  APP_SCHEME,
+  DEFAULT_KIOSK_PARTITION,
+  DEFAULT_KIOSK_SCHEME,
   type KioskWindowOptions,
+  checkKioskPartition,
+  checkKioskScheme,
   denyAllPermissions,
   hardenWebContents,
+  kioskEntryUrl,
+  kioskOrigin,
   kioskWindowOptions,
 } from './kiosk-window.ts';
 
@@ -79,7 +87,22 @@ export interface KioskIntegrationOptions {
   /** The built renderer folder (`dist/renderer`) and the bundled preload (`preload.cjs`). */
   readonly rendererDir: string;
   readonly preloadPath: string;
-  /** Quit when another instance already runs (default true; an integrator may manage it). */
+  /**
+   * The kiosk's own session partition (default `persist:commerce-kiosk`): its window and print
+   * windows live there, and its permission and protocol handlers are set there only.
+   */
+  readonly partition?: string;
+  /**
+   * The page's scheme (default `commerce-kiosk`, page at `commerce-kiosk://kiosk/index.html`):
+   * lowercase, not one of the web's (http, https, file, data, blob, javascript, about...). The
+   * host registers it as privileged before 'ready' (`kioskSchemePrivileges(scheme)` merged into
+   * its own call, or `registerKioskScheme(electron, scheme)`).
+   */
+  readonly scheme?: string;
+  /**
+   * Take Electron's single-instance lock, quit when another instance holds it, and bring the
+   * kiosk window forward when a second one starts (default false: the host's decision).
+   */
   readonly singleInstance?: boolean;
   /** Starts the embedded sandbox (demo); injected so an integrator build can leave it out. */
   readonly startSandbox?: () => Promise<EmbeddedSandbox>;
@@ -158,18 +181,24 @@ export function senderInfoOf(event: IpcInvokeEventLike): SenderInfo {
 }
 
 /**
- * The embeddable entry point: call it from your Electron main process, after
- * `registerKioskScheme(electron)` (before the app is ready) — or before `ready` and it does that
- * itself. It opens the kiosk window on `app://kiosk`, binds the IPC router to the services, and
- * returns the running kiosk.
+ * The embeddable entry point: call it from your Electron main process, once the kiosk scheme is
+ * registered as privileged (before the app is ready: `kioskSchemePrivileges(scheme)` in your own
+ * `protocol.registerSchemesAsPrivileged` call, or `registerKioskScheme(electron, scheme)`). It
+ * opens the kiosk window on `<scheme>://kiosk` in its own session partition, binds the IPC router
+ * to the services, and returns the running kiosk. The host's other windows and sessions are left
+ * alone.
  */
 export async function createKioskIntegration(
   options: KioskIntegrationOptions,
 ): Promise<KioskIntegration> {
   const { electron } = options;
   const logger = options.logger ?? silentLogger;
+  // Checked before anything changes, naming the option.
+  const scheme = checkKioskScheme(options.scheme ?? DEFAULT_KIOSK_SCHEME, 'scheme');
+  const partition = checkKioskPartition(options.partition ?? DEFAULT_KIOSK_PARTITION, 'partition');
+  const singleInstance = options.singleInstance ?? false;
 
-  if ((options.singleInstance ?? true) && !electron.app.requestSingleInstanceLock()) {
+  if (singleInstance && !electron.app.requestSingleInstanceLock()) {
     logger.info('kiosk.host.second_instance', {});
     electron.app.quit();
     return { status: 'second-instance' };
@@ -184,118 +213,147 @@ export async function createKioskIntegration(
     logger,
   });
 
-  // Every WebContents, including ones created later (print windows), is hardened at birth.
-  electron.app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
   await electron.app.whenReady();
-  denyAllPermissions(electron);
+  // The kiosk's own session: the host's default session, and its handlers, are not touched.
+  const kioskSession = electron.session.fromPartition(partition);
+  denyAllPermissions(kioskSession);
 
-  let sandbox: EmbeddedSandbox | undefined;
-  let credentials: KioskCredentials;
-  let baseUrl: string;
-  if (choice.kind === 'demo') {
-    sandbox = await options.startSandbox!();
-    const account = sandbox.accounts[0];
-    if (account === undefined) throw new Error('the embedded sandbox has no account');
-    credentials = fixedCredentials({ ...account, origin: sandbox.baseUrl }, 'sandbox');
-    baseUrl = sandbox.baseUrl;
-  } else if (choice.kind === 'setup-required') {
-    credentials = setupRequiredCredentials(choice.configured, choice.reason);
-    baseUrl = NO_SERVICE_BASE_URL;
-  } else {
-    credentials = configured.credentials;
-    baseUrl = choice.baseUrl;
-  }
-  const adminPin = options.adminPin ?? (sandbox === undefined ? undefined : options.demoAdminPin);
-
-  // The print host needs the window, which is created after the services.
-  const windowRef: { current?: BrowserWindowLike } = {};
-  const services = await createKioskServices({
-    dataDir: options.dataDir,
-    api: {
-      baseUrl,
-      demo: sandbox !== undefined,
-      // Locked on setup: choosing the sandbox there would only lock the next start again.
-      sandboxAvailable: options.startSandbox !== undefined && choice.kind !== 'setup-required',
-    },
-    credentials,
-    host: 'electron',
-    ...systemLocaleOf(electron, logger),
-    printing: {
-      ...options.printers,
-      electronHost: electronPrintHost(electron, () => windowRef.current),
-    },
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-    ...(options.shopId === undefined ? {} : { shopId: options.shopId }),
-    ...(adminPin === undefined ? {} : { adminPin }),
-    ...(options.locale === undefined ? {} : { locale: options.locale }),
-    ...(options.versions === undefined ? {} : { versions: options.versions }),
-    ...(process.env['KIOSK_API_PROFILE'] ? { profileFile: process.env['KIOSK_API_PROFILE'] } : {}),
-    environment: process.env,
-    logger,
-  });
-
-  const router = createIpcRouter({
-    handlers: services.handlers,
-    allowedOrigins: [APP_ORIGIN],
-    adminGuard: services.adminGuard,
-    logger,
-  });
-
-  electron.protocol.handle(APP_SCHEME, appProtocolHandler(resolve(options.rendererDir)));
-
-  const kioskWindow = new electron.BrowserWindow(
-    kioskWindowOptions(resolve(options.preloadPath), options.window),
-  );
-  windowRef.current = kioskWindow;
-  const contentsId = kioskWindow.webContents.id;
-
-  for (const channel of router.channels) {
-    electron.ipcMain.handle(channel, (event, payload) => {
-      // Only the kiosk window talks to main; the router then checks the frame and the origin.
-      if (event.sender.id !== contentsId) {
-        return router.handle(channel, payload, { isMainFrame: false });
-      }
-      return router.handle(channel, payload, senderInfoOf(event));
-    });
-  }
-  const unpublish = publishEvents(
-    services.events,
-    (channel, payload) => {
-      if (!kioskWindow.isDestroyed() && !kioskWindow.webContents.isDestroyed()) {
-        kioskWindow.webContents.send(channel, payload);
-      }
-    },
-    logger,
-  );
-
-  electron.app.on('second-instance', () => {
-    if (kioskWindow.isDestroyed()) return;
+  // The WebContents of the kiosk's session, including ones created later (print windows), are
+  // hardened at birth; the host's are not the kiosk's business.
+  const hardenOwn = (_event: unknown, contents: WebContentsLike) => {
+    if (contents.session === kioskSession) hardenWebContents(contents);
+  };
+  let kioskWindow: BrowserWindowLike | undefined;
+  const focusKiosk = () => {
+    if (kioskWindow === undefined || kioskWindow.isDestroyed()) return;
     if (kioskWindow.isMinimized()) kioskWindow.restore();
     kioskWindow.focus();
-  });
-  kioskWindow.once('ready-to-show', () => kioskWindow.show());
-
-  // Locked on setup there is nothing to probe, synchronise or send.
-  if (choice.kind !== 'setup-required') services.start();
-  await kioskWindow.loadURL(APP_ENTRY_URL);
-
-  let closing: Promise<void> | undefined;
-  return {
-    status: 'running',
-    window: kioskWindow,
-    services,
-    router,
-    demo: sandbox !== undefined,
-    close() {
-      closing ??= (async () => {
-        unpublish();
-        for (const channel of router.channels) electron.ipcMain.removeHandler(channel);
-        electron.protocol.unhandle(APP_SCHEME);
-        if (!kioskWindow.isDestroyed()) kioskWindow.destroy();
-        await services.close();
-        await sandbox?.close();
-      })();
-      return closing;
-    },
   };
+  let sandbox: EmbeddedSandbox | undefined;
+  let services: KioskServices | undefined;
+  let unpublish: (() => void) | undefined;
+  let protocolHandled = false;
+  const boundChannels: string[] = [];
+  // Undoes whatever of the start was done: by close(), or at once when the start fails.
+  const undo = async () => {
+    unpublish?.();
+    for (const channel of boundChannels) electron.ipcMain.removeHandler(channel);
+    electron.app.removeListener('web-contents-created', hardenOwn);
+    if (singleInstance) electron.app.removeListener('second-instance', focusKiosk);
+    if (protocolHandled) kioskSession.protocol.unhandle(scheme);
+    if (kioskWindow !== undefined && !kioskWindow.isDestroyed()) kioskWindow.destroy();
+    await services?.close();
+    await sandbox?.close();
+  };
+
+  try {
+    electron.app.on('web-contents-created', hardenOwn);
+
+    let credentials: KioskCredentials;
+    let baseUrl: string;
+    if (choice.kind === 'demo') {
+      sandbox = await options.startSandbox!();
+      const account = sandbox.accounts[0];
+      if (account === undefined) throw new Error('the embedded sandbox has no account');
+      credentials = fixedCredentials({ ...account, origin: sandbox.baseUrl }, 'sandbox');
+      baseUrl = sandbox.baseUrl;
+    } else if (choice.kind === 'setup-required') {
+      credentials = setupRequiredCredentials(choice.configured, choice.reason);
+      baseUrl = NO_SERVICE_BASE_URL;
+    } else {
+      credentials = configured.credentials;
+      baseUrl = choice.baseUrl;
+    }
+    const adminPin = options.adminPin ?? (sandbox === undefined ? undefined : options.demoAdminPin);
+
+    // The print host needs the window, which is created after the services.
+    const kioskServices = await createKioskServices({
+      dataDir: options.dataDir,
+      api: {
+        baseUrl,
+        demo: sandbox !== undefined,
+        // Locked on setup: choosing the sandbox there would only lock the next start again.
+        sandboxAvailable: options.startSandbox !== undefined && choice.kind !== 'setup-required',
+      },
+      credentials,
+      host: 'electron',
+      ...systemLocaleOf(electron, logger),
+      printing: {
+        ...options.printers,
+        electronHost: electronPrintHost(electron, () => kioskWindow, partition),
+      },
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.shopId === undefined ? {} : { shopId: options.shopId }),
+      ...(adminPin === undefined ? {} : { adminPin }),
+      ...(options.locale === undefined ? {} : { locale: options.locale }),
+      ...(options.versions === undefined ? {} : { versions: options.versions }),
+      ...(process.env['KIOSK_API_PROFILE']
+        ? { profileFile: process.env['KIOSK_API_PROFILE'] }
+        : {}),
+      environment: process.env,
+      logger,
+    });
+    services = kioskServices;
+
+    const router = createIpcRouter({
+      handlers: kioskServices.handlers,
+      allowedOrigins: [kioskOrigin(scheme)],
+      adminGuard: kioskServices.adminGuard,
+      logger,
+    });
+
+    kioskSession.protocol.handle(scheme, appProtocolHandler(resolve(options.rendererDir), scheme));
+    protocolHandled = true;
+
+    const window = new electron.BrowserWindow(
+      kioskWindowOptions(resolve(options.preloadPath), options.window, partition),
+    );
+    kioskWindow = window;
+    const contentsId = window.webContents.id;
+
+    for (const channel of router.channels) {
+      electron.ipcMain.handle(channel, (event, payload) => {
+        // Only the kiosk window talks to main; the router then checks the frame and the origin.
+        if (event.sender.id !== contentsId) {
+          return router.handle(channel, payload, { isMainFrame: false });
+        }
+        return router.handle(channel, payload, senderInfoOf(event));
+      });
+      boundChannels.push(channel);
+    }
+    unpublish = publishEvents(
+      kioskServices.events,
+      (channel, payload) => {
+        if (!window.isDestroyed() && !window.webContents.isDestroyed()) {
+          window.webContents.send(channel, payload);
+        }
+      },
+      logger,
+    );
+
+    if (singleInstance) electron.app.on('second-instance', focusKiosk);
+    window.once('ready-to-show', () => window.show());
+
+    // Locked on setup there is nothing to probe, synchronise or send.
+    if (choice.kind !== 'setup-required') kioskServices.start();
+    await window.loadURL(kioskEntryUrl(scheme));
+
+    let closing: Promise<void> | undefined;
+    return {
+      status: 'running',
+      window,
+      services: kioskServices,
+      router,
+      demo: sandbox !== undefined,
+      close() {
+        closing ??= undo();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await undo().catch((cleanupError: unknown) =>
+      logger.warn('kiosk.host.start_cleanup_failed', { error: cleanupError }),
+    );
+    throw error;
+  }
 }

@@ -60,6 +60,8 @@ const kiosk = await createKioskIntegration({
   rendererDir: join(distDir, 'renderer'),
   preloadPath: join(distDir, 'electron', 'preload.cjs'),
   window: { kiosk: env['KIOSK_KIOSK_MODE'] === '1' },
+  // The demo app is the whole app: one instance, a second one brings the kiosk forward.
+  singleInstance: true,
   // The demo's PIN is public, as the demo data, and in force in the demo only; a real (or
   // locked) kiosk gets KIOSK_ADMIN_PIN or none.
   ...(env['KIOSK_ADMIN_PIN'] ? { adminPin: env['KIOSK_ADMIN_PIN'] } : {}),

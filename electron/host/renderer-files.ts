@@ -26,8 +26,9 @@ export type RendererFile =
 
 /**
  * Maps a URL path of the page (`/assets/index-3f2a.js`) to a file of the renderer folder, or
- * refuses it. Both hosts call this, so `app://kiosk/../../etc/passwd`, `%2e%2e%2f`, `..\\`,
- * absolute paths, NUL bytes and symlinks leading out of the folder are refused in one place.
+ * refuses it. Both hosts call this, so `commerce-kiosk://kiosk/../../etc/passwd`, `%2e%2e%2f`,
+ * `..\\`, absolute paths, NUL bytes and symlinks leading out of the folder are refused in one
+ * place.
  * `root` must be an absolute path; `/` serves `index.html`.
  */
 export function resolveRendererFile(root: string, urlPath: string): RendererFile {

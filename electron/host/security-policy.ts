@@ -1,7 +1,7 @@
 /**
  * The content security policy and response headers of the kiosk page, identical on both hosts
- * (Electron's `app://kiosk` and the loopback browser host), so what is tested in Chromium through
- * the browser host is what runs in the kiosk.
+ * (Electron's `commerce-kiosk://kiosk` and the loopback browser host), so what is tested in
+ * Chromium through the browser host is what runs in the kiosk.
  *
  * - scripts, styles, fonts and connections: the app's own origin only, no inline script, no eval;
  * - images: also `data:`/`blob:` (document previews) and `https:` (catalogue media are URLs on

@@ -42,7 +42,10 @@ export interface AdminGuard {
 
 export interface RouterOptions {
   readonly handlers: KioskHandlers;
-  /** The origins whose main frame may call: `app://kiosk`, the loopback host's own origin. */
+  /**
+   * The origins whose main frame may call: Electron's `commerce-kiosk://kiosk` (or the `scheme`
+   * option's), the loopback host's own origin.
+   */
   readonly allowedOrigins: readonly string[];
   readonly adminGuard: AdminGuard;
   readonly logger?: Logger;

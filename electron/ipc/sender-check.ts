@@ -30,7 +30,8 @@ export type SenderVerdict =
 
 /**
  * VS Code's rule: a frame must be present, be the main frame, and come from one of the app's own
- * origins (`app://kiosk` in Electron, the loopback host's `http://127.0.0.1:<port>`).
+ * origins (`commerce-kiosk://kiosk` in Electron, by default; the loopback host's
+ * `http://127.0.0.1:<port>`).
  */
 export function checkSender(sender: SenderInfo, allowedOrigins: readonly string[]): SenderVerdict {
   if (sender.frameUrl === undefined || sender.frameUrl === '')

@@ -4,7 +4,7 @@ import { resolveRendererFile } from '../../../electron/host/renderer-files.ts';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/host/security-policy.ts';
 import { type RendererFixture, SECRET_TEXT, makeRendererFixture } from './renderer-fixture.ts';
 
-describe('the app:// protocol handler', () => {
+describe('the commerce-kiosk:// protocol handler', () => {
   let fixture: RendererFixture;
   let handler: (request: Request) => Promise<Response>;
 
@@ -15,14 +15,14 @@ describe('the app:// protocol handler', () => {
   afterAll(() => fixture.close());
 
   it('serves the renderer files with the CSP', async () => {
-    const response = await handler(new Request('app://kiosk/index.html'));
+    const response = await handler(new Request('commerce-kiosk://kiosk/index.html'));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     expect(await response.text()).toContain('<script type="module"');
-    const root = await handler(new Request('app://kiosk/'));
+    const root = await handler(new Request('commerce-kiosk://kiosk/'));
     expect(root.status).toBe(200);
-    const script = await handler(new Request('app://kiosk/assets/app.js'));
+    const script = await handler(new Request('commerce-kiosk://kiosk/assets/app.js'));
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(script.headers.get('x-content-type-options')).toBe('nosniff');
   });
@@ -37,22 +37,26 @@ describe('the app:// protocol handler', () => {
   });
 
   it.each([
-    'app://kiosk/../../etc/passwd',
-    'app://kiosk/%2e%2e/%2e%2e/etc/passwd',
-    'app://kiosk/%2E%2E/%2E%2E/etc/passwd',
-    'app://kiosk/..%2f..%2fetc%2fpasswd',
-    'app://kiosk/assets/..%2f..%2fsecret.txt',
-    'app://kiosk/%2fetc%2fpasswd',
-    'app://kiosk//etc/passwd',
-    'app://kiosk/..%5c..%5csecret.txt',
-    'app://kiosk/C:%5cWindows%5cwin.ini',
-    'app://kiosk/index.html%00.js',
-    'app://kiosk/%252e%252e/secret.txt',
-    'app://kiosk/assets/leak.txt',
-    'app://kiosk/up/secret.txt',
-    'app://kiosk/notes.unknownext',
-    'app://kiosk/missing.js',
-    'app://evil/index.html',
+    'commerce-kiosk://kiosk/../../etc/passwd',
+    'commerce-kiosk://kiosk/%2e%2e/%2e%2e/etc/passwd',
+    'commerce-kiosk://kiosk/%2E%2E/%2E%2E/etc/passwd',
+    'commerce-kiosk://kiosk/..%2f..%2fetc%2fpasswd',
+    'commerce-kiosk://kiosk/assets/..%2f..%2fsecret.txt',
+    'commerce-kiosk://kiosk/%2fetc%2fpasswd',
+    'commerce-kiosk://kiosk//etc/passwd',
+    'commerce-kiosk://kiosk/..%5c..%5csecret.txt',
+    'commerce-kiosk://kiosk/C:%5cWindows%5cwin.ini',
+    'commerce-kiosk://kiosk/index.html%00.js',
+    'commerce-kiosk://kiosk/%252e%252e/secret.txt',
+    'commerce-kiosk://kiosk/assets/leak.txt',
+    'commerce-kiosk://kiosk/up/secret.txt',
+    'commerce-kiosk://kiosk/notes.unknownext',
+    'commerce-kiosk://kiosk/missing.js',
+    'commerce-kiosk://evil/index.html',
+    // Another scheme with the same host: not the kiosk's page.
+    'app://kiosk/index.html',
+    'acme-pos://kiosk/index.html',
+    'https://kiosk/index.html',
   ])('refuses %s', async (url) => {
     const response = await handler(new Request(url));
     expect(response.status).toBeGreaterThanOrEqual(400);
@@ -61,7 +65,7 @@ describe('the app:// protocol handler', () => {
 
   it('refuses a URL with user info (Chromium could hand one over; Node cannot build it)', async () => {
     const response = await handler({
-      url: 'app://user:pw@kiosk/index.html',
+      url: 'commerce-kiosk://user:pw@kiosk/index.html',
       method: 'GET',
     } as Request);
     expect(response.status).toBe(404);
@@ -69,9 +73,20 @@ describe('the app:// protocol handler', () => {
 
   it('refuses methods other than GET and HEAD', async () => {
     const response = await handler(
-      new Request('app://kiosk/index.html', { method: 'POST', body: 'x' }),
+      new Request('commerce-kiosk://kiosk/index.html', { method: 'POST', body: 'x' }),
     );
     expect(response.status).toBe(405);
+  });
+
+  it("serves a scheme of the integrator's choice, and that scheme only", async () => {
+    const acme = appProtocolHandler(fixture.rendererDir, 'acme-pos');
+    expect((await acme(new Request('acme-pos://kiosk/index.html'))).status).toBe(200);
+    expect((await acme(new Request('commerce-kiosk://kiosk/index.html'))).status).toBe(404);
+    const leak = await acme(new Request('acme-pos://kiosk/assets/leak.txt'));
+    expect(leak.status).toBe(403);
+    expect(await leak.text()).not.toContain(SECRET_TEXT);
+    expect(() => appProtocolHandler(fixture.rendererDir, 'https')).toThrow(/scheme/);
+    expect(() => appProtocolHandler(fixture.rendererDir, 'Acme')).toThrow(/scheme/);
   });
 
   it('judges raw paths (before any URL normalisation) the same way', () => {

@@ -8,7 +8,7 @@ import {
   createKioskIntegration,
   senderInfoOf,
 } from '../../../electron/host/kiosk-integration.ts';
-import { APP_ENTRY_URL, registerKioskScheme } from '../../../electron/host/kiosk-window.ts';
+import { registerKioskScheme } from '../../../electron/host/kiosk-window.ts';
 import { CONTENT_SECURITY_POLICY } from '../../../electron/host/security-policy.ts';
 import { fixedCredentials } from '../../../electron/kiosk/credential-store.ts';
 import { SETTINGS_FILE } from '../../../electron/kiosk/settings-store.ts';
@@ -49,17 +49,20 @@ describe('createKioskIntegration with an injected electron module', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('registers app:// as a privileged standard, secure scheme without CSP bypass', () => {
+  it('registers commerce-kiosk:// as a privileged standard, secure scheme without CSP bypass', () => {
     expect(electron.privileged).toEqual([
       {
-        scheme: 'app',
-        privileges: expect.objectContaining({
+        scheme: 'commerce-kiosk',
+        privileges: {
           standard: true,
           secure: true,
+          supportFetchAPI: true,
+          codeCache: true,
           bypassCSP: false,
           allowServiceWorkers: false,
           corsEnabled: false,
-        }),
+          stream: false,
+        },
       },
     ]);
   });
@@ -69,6 +72,7 @@ describe('createKioskIntegration with an injected electron module', () => {
     expect(window.options).toMatchObject({ kiosk: true, fullscreen: true, show: false });
     expect(window.options.webPreferences).toEqual({
       preload: '/opt/kiosk/preload.cjs',
+      partition: 'persist:commerce-kiosk',
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -83,7 +87,7 @@ describe('createKioskIntegration with an injected electron module', () => {
       spellcheck: false,
       devTools: false,
     });
-    expect(window.loadedUrl).toBe(APP_ENTRY_URL);
+    expect(window.loadedUrl).toBe('commerce-kiosk://kiosk/index.html');
     expect(window.shown).toBe(true);
     expect(kiosk.demo).toBe(true);
   });
@@ -91,7 +95,7 @@ describe('createKioskIntegration with an injected electron module', () => {
   it('denies navigation, redirects, webviews and new windows', () => {
     const contents = window.webContents;
     expect(contents.navigate('will-navigate', 'https://evil.example/')).toBe(true);
-    expect(contents.navigate('will-navigate', 'app://kiosk/index.html')).toBe(true);
+    expect(contents.navigate('will-navigate', 'commerce-kiosk://kiosk/index.html')).toBe(true);
     expect(contents.navigate('will-redirect', 'https://evil.example/')).toBe(true);
     expect(contents.windowOpenHandler?.({ url: 'https://evil.example/' })).toEqual({
       action: 'deny',
@@ -101,27 +105,29 @@ describe('createKioskIntegration with an injected electron module', () => {
     expect(prevented).toBe(true);
   });
 
-  it('denies every permission request and check', () => {
+  it('denies every permission request and check of its session', () => {
+    const session = window.webContents.session;
+    expect(session).toBe(electron.session.fromPartition('persist:commerce-kiosk'));
     const answers: boolean[] = [];
     for (const permission of ['media', 'geolocation', 'notifications', 'hid', 'clipboard-read']) {
-      electron.permissionRequestHandler?.({}, permission, (granted) => answers.push(granted));
-      answers.push(electron.permissionCheckHandler?.({}, permission) ?? true);
+      session.permissionRequestHandler?.({}, permission, (granted) => answers.push(granted));
+      answers.push(session.permissionCheckHandler?.({}, permission) ?? true);
     }
     expect(answers).toHaveLength(10);
     expect(answers.every((granted) => granted === false)).toBe(true);
   });
 
-  it('serves the renderer on app://kiosk with the CSP, and nothing outside it', async () => {
-    const handler = electron.protocolHandlers.get('app')!;
-    const page = await handler(new Request('app://kiosk/index.html'));
+  it('serves the renderer on commerce-kiosk://kiosk with the CSP, and nothing outside it', async () => {
+    const handler = window.webContents.session.protocolHandlers.get('commerce-kiosk')!;
+    const page = await handler(new Request('commerce-kiosk://kiosk/index.html'));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
     for (const url of [
-      'app://kiosk/../../etc/passwd',
-      'app://kiosk/%2e%2e/%2e%2e/etc/passwd',
-      'app://kiosk/..%2f..%2fsecret.txt',
-      'app://kiosk/assets/leak.txt',
-      'app://kiosk//etc/passwd',
+      'commerce-kiosk://kiosk/../../etc/passwd',
+      'commerce-kiosk://kiosk/%2e%2e/%2e%2e/etc/passwd',
+      'commerce-kiosk://kiosk/..%2f..%2fsecret.txt',
+      'commerce-kiosk://kiosk/assets/leak.txt',
+      'commerce-kiosk://kiosk//etc/passwd',
     ]) {
       const response = await handler(new Request(url));
       expect(response.status, url).toBeGreaterThanOrEqual(400);
@@ -138,13 +144,13 @@ describe('createKioskIntegration with an injected electron module', () => {
   const invoke = (channel: string, payload: unknown, event: Parameters<typeof senderInfoOf>[0]) =>
     electron.ipcHandlers.get(channel)!(event, payload) as Promise<unknown>;
 
-  it('answers the kiosk page (main frame on app://kiosk)', async () => {
+  it('answers the kiosk page (main frame on commerce-kiosk://kiosk)', async () => {
     const result = await invoke(
       ipcMessages.getStatus.channel,
       {},
       {
         sender: { id: window.webContents.id },
-        senderFrame: { url: 'app://kiosk/index.html', parent: null },
+        senderFrame: { url: 'commerce-kiosk://kiosk/index.html', parent: null },
       },
     );
     expect(result).toMatchObject({ ok: true, value: { demo: true, host: 'electron' } });
@@ -156,7 +162,7 @@ describe('createKioskIntegration with an injected electron module', () => {
       {},
       {
         sender: { id: window.webContents.id },
-        senderFrame: { url: 'app://kiosk/index.html', parent: null },
+        senderFrame: { url: 'commerce-kiosk://kiosk/index.html', parent: null },
       },
     );
     // The fake system is French, whatever this process's own locale.
@@ -169,8 +175,8 @@ describe('createKioskIntegration with an injected electron module', () => {
       'a sub-frame',
       {
         senderFrame: {
-          url: 'app://kiosk/index.html',
-          parent: { url: 'app://kiosk/', parent: null },
+          url: 'commerce-kiosk://kiosk/index.html',
+          parent: { url: 'commerce-kiosk://kiosk/', parent: null },
         },
       },
     ],
@@ -190,7 +196,7 @@ describe('createKioskIntegration with an injected electron module', () => {
       {},
       {
         sender: { id: window.webContents.id + 1_000 },
-        senderFrame: { url: 'app://kiosk/index.html', parent: null },
+        senderFrame: { url: 'commerce-kiosk://kiosk/index.html', parent: null },
       },
     );
     expect(result).toMatchObject({ ok: false, error: { code: ipcErrorCodes.forbiddenSender } });
@@ -206,7 +212,10 @@ describe('createKioskIntegration with an injected electron module', () => {
         amount: 2,
         policy: 'prefer_online',
       },
-      { sender: { id: window.webContents.id }, senderFrame: { url: 'app://kiosk/', parent: null } },
+      {
+        sender: { id: window.webContents.id },
+        senderFrame: { url: 'commerce-kiosk://kiosk/', parent: null },
+      },
     );
     expect(result).toMatchObject({ ok: true });
     const sent = window.webContents.sent.slice(before);
@@ -219,20 +228,30 @@ describe('createKioskIntegration with an injected electron module', () => {
     expect(JSON.stringify(accepted)).not.toContain('idempotencyKey');
   });
 
-  it('a second instance quits without opening anything', async () => {
+  it('with singleInstance, a second instance quits without opening anything', async () => {
     const second = fakeElectron();
     second.singleInstanceLock = false;
     const result = await createKioskIntegration({
       electron: second,
       dataDir,
+      singleInstance: true,
       startSandbox: () => Promise.reject(new Error('must not start')),
       rendererDir: renderer.rendererDir,
       preloadPath: '/opt/kiosk/preload.cjs',
     });
     expect(result).toEqual({ status: 'second-instance' });
+    expect(second.singleInstanceRequests).toBe(1);
     expect(second.quitCalled).toBe(true);
     expect(second.windows).toHaveLength(0);
     expect(second.ipcHandlers.size).toBe(0);
+    expect(second.partitions.size).toBe(0);
+    expect(second.appEvents.listeners.size).toBe(0);
+  });
+
+  it('by default, never asks for the single-instance lock nor listens for a second one', () => {
+    expect(electron.singleInstanceRequests).toBe(0);
+    expect(electron.appEvents.listenerCount('second-instance')).toBe(0);
+    expect(electron.quitCalled).toBe(false);
   });
 
   it('on a real base URL, stores write-only credentials in the vault and uses them', async () => {
@@ -270,7 +289,7 @@ describe('createKioskIntegration with an injected electron module', () => {
       if (real.status !== 'running') throw new Error('not running');
       const page = {
         sender: { id: own.windows[0]!.webContents.id },
-        senderFrame: { url: 'app://kiosk/', parent: null },
+        senderFrame: { url: 'commerce-kiosk://kiosk/', parent: null },
       };
       const send = (channel: string, payload: unknown) =>
         own.ipcHandlers.get(channel)!(page, payload) as Promise<{
@@ -339,7 +358,7 @@ describe('createKioskIntegration with an injected electron module', () => {
       const result = await own.ipcHandlers.get(ipcMessages.getSettings.channel)!(
         {
           sender: { id: own.windows[0]!.webContents.id },
-          senderFrame: { url: 'app://kiosk/', parent: null },
+          senderFrame: { url: 'commerce-kiosk://kiosk/', parent: null },
         },
         {},
       );

@@ -222,8 +222,9 @@ describe('the IPC router under any payload (counting handlers)', () => {
         fc.oneof(
           fc.webUrl(),
           fc.constantFrom(
-            'app://evil/index.html',
-            'app://kiosk.evil/x',
+            'commerce-kiosk://evil/index.html',
+            'app://kiosk/index.html',
+            'commerce-kiosk://kiosk.evil/x',
             'file:///etc/passwd',
             'null',
             '',

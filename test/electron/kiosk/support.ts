@@ -12,8 +12,11 @@ import type { Logger } from '../../../electron/logging/redacting-logger.ts';
 import type { IpcResult, MessageName, ReplyOf, RequestOf } from '../../../shared/ipc/index.ts';
 import { type RunningSandbox, startSandbox } from '../../../sandbox/index.ts';
 
-export const APP_ORIGIN = 'app://kiosk';
-export const KIOSK_PAGE = { frameUrl: 'app://kiosk/index.html', isMainFrame: true } as const;
+export const APP_ORIGIN = 'commerce-kiosk://kiosk';
+export const KIOSK_PAGE = {
+  frameUrl: 'commerce-kiosk://kiosk/index.html',
+  isMainFrame: true,
+} as const;
 export const ADMIN_PIN = '4821';
 
 export interface KioskFixture {
@@ -28,7 +31,7 @@ export interface KioskFixture {
 
 /**
  * The real thing, small: the sandbox over HTTP (40 products), the kiosk services on a temporary
- * SQLite database, the router as the Electron host builds it (origin app://kiosk). Background
+ * SQLite database, the router as the Electron host builds it (origin commerce-kiosk://kiosk). Background
  * work (probes, sync loop, sender) is not started unless the test asks.
  */
 export async function startKioskFixture(
