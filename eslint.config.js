@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import packageJson from './package.json' with { type: 'json' };
 
 // The import boundaries of DESIGN.md ("imports point inward"). Each zone's rules are built by
 // boundaryRules(): flat config replaces a rule's options wholesale when a later entry names the
@@ -27,6 +28,32 @@ const intoTopLevel = (dir) => `^(\\./)?(\\.\\./)+${dir}(/|$)`;
 const intoElectronFolder = (folder, fromElectronRoot) =>
   `^${fromElectronRoot ? '\\./' : '(\\.\\./)+'}${folder}/`;
 
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The build and test tools: every devDependency but `electron` (the runtime the shell runs in,
+ * which has its own rule) and the `@types/` packages (types, nothing to load). A scoped tool
+ * refuses its whole scope, unless a dependency shares it: its companions come with it and go with
+ * it (@redocly/openapi-core arrives with @redocly/cli, not with `npm ci --omit=dev`).
+ * Each is `[what the message names, regex]`.
+ */
+const scopeOf = (name) => (name.startsWith('@') ? name.slice(0, name.indexOf('/')) : undefined);
+const runtimeScopes = new Set(Object.keys(packageJson.dependencies).map(scopeOf));
+const DEV_TOOLS = [
+  ...new Map(
+    Object.keys(packageJson.devDependencies)
+      .filter((name) => name !== 'electron' && scopeOf(name) !== '@types')
+      .map((name) => {
+        const scope = scopeOf(name);
+        return scope && !runtimeScopes.has(scope)
+          ? [`${scope}/*`, `^${escapeRegex(scope)}/`]
+          : [name, `^${escapeRegex(name)}(/|$)`];
+      }),
+  ),
+];
+const SHIPPED =
+  'a build or test tool, a devDependency: what ships installs with `npm ci --omit=dev`; build scripts go in build/';
+
 const ELECTRON_ONLY_IN_HOST =
   'only electron/host/ and electron/preload.ts may import the electron module (services take Electron through injected interfaces, so they run under plain Node)';
 
@@ -41,12 +68,14 @@ const THROUGH_INDEX =
  *   throughIndex?: string[],
  *   fromElectronRoot?: boolean,
  *   nodeBuiltins?: string,
+ *   devTools?: boolean,
  *   electronModule?: string,
  * }} rules
  *   `dirs` (top-level folders), `folders` (electron/'s folders) and `nodeBuiltins` give the reason
  *   shown after "<zone> must not import ..."; `throughIndex` lists electron/'s folders the zone
- *   may enter by their index.ts only; `electronModule` is the whole message, absent where the
- *   electron module is allowed.
+ *   may enter by their index.ts only; `devTools` refuses the build and test tools (DEV_TOOLS) to
+ *   code that ships; `electronModule` is the whole message, absent where the electron module is
+ *   allowed.
  */
 function boundaryRules({
   zone,
@@ -55,6 +84,7 @@ function boundaryRules({
   throughIndex = [],
   fromElectronRoot = false,
   nodeBuiltins,
+  devTools = false,
   electronModule,
 }) {
   const restricted = [];
@@ -79,6 +109,11 @@ function boundaryRules({
   if (nodeBuiltins) {
     const message = `${zone} must not import Node built-ins (${nodeBuiltins})`;
     restricted.push({ regex: NODE_PREFIXED, message }, { regex: NODE_BARE, message });
+  }
+  if (devTools) {
+    for (const [name, regex] of DEV_TOOLS) {
+      restricted.push({ regex, message: `${zone} must not import ${name} (${SHIPPED})` });
+    }
   }
   if (electronModule) restricted.push({ regex: ELECTRON_MODULE, message: electronModule });
 
@@ -140,6 +175,7 @@ function electronFolderZone(folder) {
       zone: `electron/${folder}/`,
       folders: refused,
       throughIndex: ENTERED_BY_INDEX.filter((other) => other !== folder && !(other in refused)),
+      devTools: true,
       ...(folder === 'host' ? {} : { electronModule: ELECTRON_ONLY_IN_HOST }),
     }),
   };
@@ -218,6 +254,17 @@ export default defineConfig([
     rules: boundaryRules({ electronModule: ELECTRON_ONLY_IN_HOST }),
   },
 
+  // All of electron/ ships: no build or test tool, even in a folder not given its zone yet (each
+  // zone below restates the refusal, since it replaces these options).
+  {
+    files: ['electron/**'],
+    rules: boundaryRules({
+      zone: 'electron/',
+      devTools: true,
+      electronModule: ELECTRON_ONLY_IN_HOST,
+    }),
+  },
+
   // Inside electron/: layers, and each folder entered through its index.ts.
   ...[...FOUNDATIONS, ...SERVICES, ...ROOTS].map(electronFolderZone),
   {
@@ -227,6 +274,7 @@ export default defineConfig([
       zone: 'electron/*.ts',
       throughIndex: ENTERED_BY_INDEX,
       fromElectronRoot: true,
+      devTools: true,
       electronModule: ELECTRON_ONLY_IN_HOST,
     }),
   },
@@ -236,6 +284,7 @@ export default defineConfig([
       zone: 'electron/preload.ts',
       throughIndex: ENTERED_BY_INDEX,
       fromElectronRoot: true,
+      devTools: true,
     }),
   },
 
@@ -246,6 +295,7 @@ export default defineConfig([
         zone: 'shared/',
         dirs: { electron: PORTABLE, renderer: PORTABLE, sandbox: PORTABLE },
         nodeBuiltins: PORTABLE,
+        devTools: true,
         electronModule: `shared/ must not import the electron module (${PORTABLE})`,
       }),
       'no-restricted-globals': [
@@ -260,6 +310,16 @@ export default defineConfig([
         })),
       ],
     },
+  },
+
+  // The sandbox ships with the kiosk (its default API): no build or test tool either.
+  {
+    files: ['sandbox/**'],
+    rules: boundaryRules({
+      zone: 'sandbox/',
+      devTools: true,
+      electronModule: ELECTRON_ONLY_IN_HOST,
+    }),
   },
 
   {

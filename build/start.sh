@@ -70,7 +70,7 @@ fi
 case "$host" in
   electron)
     say "starting the Electron kiosk"
-    node electron/host/build-electron.ts >/dev/null
+    node build/build-electron.ts >/dev/null
     # V8 flags of the main process go on the command line (electron/host/v8-flags.ts says why).
     exec npx --no-install electron --js-flags=--max-semi-space-size=16 dist/electron/main.js "$@"
     ;;

@@ -1,5 +1,5 @@
 import { dereference } from '@readme/openapi-parser';
-import { buildOpenApiDocument } from '../../shared/api/openapi.ts';
+import openApiDocument from '../../shared/api/openapi.json' with { type: 'json' };
 import { type OperationName, operations } from '../../shared/api/operations.ts';
 import type { Operation } from '../../shared/api/operation.ts';
 import {
@@ -93,7 +93,11 @@ export async function importContract(
       source,
       'not an OpenAPI 3 document (no "openapi": "3.x" and paths)',
     );
-  const ours = (await dereference(structuredClone(buildOpenApiDocument()) as never)) as Document;
+  // The committed contract document (shared/api/openapi.json): dereference() rewrites what it is
+  // given, and the imported module is shared, so it works on a copy.
+  const ours = (await dereference(
+    structuredClone(openApiDocument as Document) as never,
+  )) as Document;
   const differences: ContractDifference[] = [];
   const undecided: string[] = [];
 

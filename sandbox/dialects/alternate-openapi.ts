@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '../../shared/api/openapi.ts';
+import openApiDocument from '../../shared/api/openapi.json' with { type: 'json' };
 import { type OperationName, operations } from '../../shared/api/operations.ts';
 import { creditKinds, customerKinds, giftCardStatuses, savStages } from './alternate.ts';
 
@@ -367,9 +367,11 @@ type Document = {
 };
 
 export function buildAlternateOpenApiDocument(): unknown {
+  // A copy of the committed contract document (shared/api/openapi.json): the imported module is
+  // shared by every importer, and what follows rewrites the document in place.
   const document = withoutProjectNotes(
-    structuredClone(buildOpenApiDocument()),
-  ) as unknown as Document;
+    structuredClone(openApiDocument as unknown as Document),
+  ) as Document;
   document.info = {
     title: 'Commerce External API V1',
     version: '1.0.0',

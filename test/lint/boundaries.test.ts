@@ -21,6 +21,8 @@ const BENEATH_SERVICES =
   '(api/, logging/ and storage/ lie beneath every service: services import them, never the reverse)';
 const WIRES_SERVICES =
   '(kiosk/, cli/ and host/ wire the services together: they import services, never the reverse)';
+const SHIPPED =
+  '(a build or test tool, a devDependency: what ships installs with `npm ci --omit=dev`; build scripts go in build/)';
 const throughIndex = (zone: string, folder: string) =>
   `${zone} must import electron/${folder}/ through its index.ts (what a folder exports is its index.ts; its other files are its own, free to change)`;
 
@@ -179,6 +181,23 @@ const violations: {
     as: 'electron/__fixture__.ts',
     errors: [throughIndex('electron/*.ts', 'outbox')],
   },
+  ...[
+    ['shared/api/__fixture__.ts', 'shared/'],
+    ['electron/contract/__fixture__.ts', 'electron/contract/'],
+    ['electron/storage/__fixture__.ts', 'electron/storage/'],
+    ['electron/host/__fixture__.ts', 'electron/host/'],
+    ['electron/__fixture__.ts', 'electron/*.ts'],
+    ['electron/not-zoned-yet/__fixture__.ts', 'electron/'],
+    ['electron/preload.ts', 'electron/preload.ts'],
+    ['sandbox/dialects/__fixture__.ts', 'sandbox/'],
+  ].map(([as, zone]) => ({
+    rule: `${zone} does not import a build or test tool (import, import type, re-export, import())`,
+    fixture: 'runtime-imports-dev-tool.ts',
+    as: as!,
+    errors: ['@asteasolutions/*', 'vite', '@testing-library/*', 'yaml'].map(
+      (tool) => `${zone} must not import ${tool} ${SHIPPED}`,
+    ),
+  })),
 ];
 
 describe('each boundary refuses its violating fixture with its own message', () => {
@@ -240,6 +259,11 @@ const allowed: { zone: string; fixture: string; as: string }[] = [
     fixture: 'electron-root-allowed.ts',
     as: 'electron/__fixture__.ts',
   },
+  ...['build/__fixture__.ts', 'test/shared/__fixture__.ts'].map((as) => ({
+    zone: `${as.split('/')[0]}/ imports the build and test tools (devDependencies)`,
+    fixture: 'build-allowed.ts',
+    as,
+  })),
   {
     zone: 'sandbox/ imports Node built-ins, fastify and shared/',
     fixture: 'sandbox-allowed.ts',
@@ -251,6 +275,51 @@ describe('each zone keeps the imports it is allowed', () => {
   test.for(allowed)('$zone', async ({ fixture, as }) => {
     const result = await lint(fixture, as);
     expect(result.messages).toEqual([]);
+  });
+});
+
+describe('what ships imports no build or test tool (devDependencies)', () => {
+  // The tools named when the OpenAPI generator left shared/, and their companions by scope.
+  const tools = [
+    '@asteasolutions/zod-to-openapi',
+    'vite',
+    'vitest',
+    'vitest/config',
+    'yaml',
+    '@redocly/cli',
+    '@redocly/openapi-core',
+    '@playwright/test',
+    'fast-check',
+    'jsdom',
+    '@testing-library/react',
+    '@testing-library/user-event',
+    '@testing-library/dom',
+  ];
+  const zones = [
+    'shared/api/__fixture__.ts',
+    'electron/contract/__fixture__.ts',
+    'electron/host/__fixture__.ts',
+    'electron/__fixture__.ts',
+    'electron/preload.ts',
+    'sandbox/__fixture__.ts',
+  ];
+  test.for(zones.flatMap((as) => tools.map((tool) => ({ as, tool }))))(
+    '$as does not import $tool',
+    async ({ as, tool }) => {
+      const code = `import tool from '${tool}';\nexport default tool;\n`;
+      const [result] = await eslint.lintText(code, { filePath: join(repoRoot, as) });
+      expect(result?.messages.map((m) => [m.ruleId, m.message])).toEqual([
+        ['no-restricted-imports', expect.stringContaining(SHIPPED)],
+      ]);
+    },
+  );
+
+  test('runtime dependencies and electron stay allowed', async () => {
+    const [result] = await eslint.lintText(
+      "import { z } from 'zod';\nimport { dereference } from '@readme/openapi-parser';\nimport { app } from 'electron';\nexport const all = [z, dereference, app];\n",
+      { filePath: join(repoRoot, 'electron/host/__fixture__.ts') },
+    );
+    expect(result?.messages).toEqual([]);
   });
 });
 

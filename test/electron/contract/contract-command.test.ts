@@ -19,7 +19,7 @@ const alternateContract = new URL(
   '../../../sandbox/dialects/alternate.openapi.json',
   import.meta.url,
 ).pathname;
-const ownContract = new URL('../../../shared/api/openapi.yaml', import.meta.url).pathname;
+const ownContract = new URL('../../../shared/api/openapi.json', import.meta.url).pathname;
 
 let sandbox: RunningSandbox;
 let env: Record<string, string>;

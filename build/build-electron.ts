@@ -2,14 +2,15 @@
  * Bundles the Electron side for running and packaging: `dist/electron/main.js` (ESM, the main
  * process with the services and the embedded sandbox) and `dist/electron/preload.cjs` (one
  * CommonJS file: a sandboxed preload cannot load modules, it gets `electron` and nothing else).
- * `node electron/host/build-electron.ts`; the renderer is built separately (`npm run build:renderer`).
+ * `node build/build-electron.ts`; the renderer is built separately (`npm run build:renderer`).
+ * A build script (it imports vite, a devDependency), so it lives in build/, outside the shipped code.
  */
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'vite';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'dist', 'electron');
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 

@@ -1,7 +1,14 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { ApiError, errorCodeByStatus, errorTable } from './errors.ts';
-import type { Operation } from './operation.ts';
-import { operationList } from './operations.ts';
+import { ApiError, errorCodeByStatus, errorTable } from '../shared/api/errors.ts';
+import type { Operation } from '../shared/api/operation.ts';
+import { operationList } from '../shared/api/operations.ts';
+
+/**
+ * The generator of the contract document, shared/api/openapi.json: build scripts and tests only.
+ * zod-to-openapi is a devDependency, so nothing the kiosk or the sandbox runs may reach this file;
+ * they read the committed document instead (`npm run openapi` rewrites it, a test fails when it is
+ * stale).
+ */
 
 export const contractVersion = '1.0.0';
 
@@ -83,7 +90,7 @@ function registerOperation(registry: OpenAPIRegistry, operation: Operation): voi
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV3['generateDocument']>;
 
-/** The OpenAPI 3.0.3 document of the contract, generated from the zod schemas. */
+/** The OpenAPI 3.0.3 document of the contract, generated from the zod schemas in shared/api/. */
 export function buildOpenApiDocument(): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
