@@ -154,7 +154,7 @@ const SERVICES = [
   'printing',
   'profile',
 ];
-const ROOTS = ['cli', 'host', 'kiosk'];
+const ROOTS = ['cli', 'exports', 'host', 'kiosk'];
 const ENTERED_BY_INDEX = [...FOUNDATIONS, ...SERVICES, 'kiosk'];
 
 const BENEATH_SERVICES =
@@ -320,6 +320,45 @@ export default defineConfig([
       devTools: true,
       electronModule: ELECTRON_ONLY_IN_HOST,
     }),
+  },
+
+  // The project's own kiosk app is the package's first consumer: public entry points only.
+  {
+    files: ['electron/host/main.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!node:|electron$|commerce-kiosk(/|$))',
+              message:
+                'electron/host/main.ts imports only the package (commerce-kiosk, commerce-kiosk/sandbox...), electron and node: built-ins, as an integrator app does',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  // An integrator's app (test/package/consumer.test.ts installs the tarball into it): it imports
+  // electron and the package, and never the repository's files.
+  {
+    files: ['test/consumer/**'],
+    rules: {
+      'no-restricted-syntax': 'off',
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./',
+              message: 'the consumer app reaches the project only through the installed package',
+            },
+          ],
+        },
+      ],
+    },
   },
 
   {

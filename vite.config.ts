@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { RENDERER_VERSION_META } from './electron/host/asset-version.ts';
+import { packageVersion } from './electron/package-version.ts';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const sharedDir = fileURLToPath(new URL('./shared/', import.meta.url));
@@ -35,11 +37,29 @@ function preloadApp(): Plugin {
   };
 }
 
+/**
+ * The package version in the page, which the main process reads before serving the folder: a
+ * renderer and a main process of two releases never run together.
+ */
+function versionStamp(): Plugin {
+  return {
+    name: 'kiosk-version-stamp',
+    apply: 'build',
+    transformIndexHtml: () => [
+      {
+        tag: 'meta',
+        attrs: { name: RENDERER_VERSION_META, content: packageVersion() },
+        injectTo: 'head-prepend',
+      },
+    ],
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('./renderer/', import.meta.url)),
   // Relative asset URLs: the kiosk loads the build from its own app:// protocol, not from a server root.
   base: './',
-  plugins: [react(), preloadApp()],
+  plugins: [react(), preloadApp(), versionStamp()],
   build: {
     outDir: fileURLToPath(new URL('./dist/renderer/', import.meta.url)),
     emptyOutDir: true,

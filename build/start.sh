@@ -70,9 +70,10 @@ fi
 case "$host" in
   electron)
     say "starting the Electron kiosk"
-    node build/build-electron.ts >/dev/null
+    # The app imports the package's own entry points (dist/), as an integrator's app does.
+    node build/build.ts >/dev/null
     # V8 flags of the main process go on the command line (electron/host/v8-flags.ts says why).
-    exec npx --no-install electron --js-flags=--max-semi-space-size=16 dist/electron/main.js "$@"
+    exec npx --no-install electron --js-flags=--max-semi-space-size=16 dist/electron/host/main.js "$@"
     ;;
   browser)
     exec node --max-semi-space-size=16 electron/host/browser-main.ts "$@"

@@ -11,7 +11,22 @@ export type { SandboxControl } from './server/control.ts';
 export type { FaultSpec, Fault } from './server/faults.ts';
 export type { LedgerEntry } from './server/ledger.ts';
 export type { SandboxOptions } from './server/options.ts';
-export type { DialectName } from './dialects/index.ts';
+export { type DialectName, dialectNames } from './dialects/index.ts';
+export type { AccountView, OutageView } from './server/control.ts';
+export type { LogSink as SandboxLogSink } from './server/log.ts';
+export type { RateLimitSettings } from './server/rate-limit.ts';
+export type { RequestRateSecond } from './server/request-rate.ts';
+export type { CatalogChange } from '../shared/api/catalog.ts';
+export type { Scope } from '../shared/api/scopes.ts';
+/** The seeded demo records' identifiers and promised traits, for the integrator's own tests. */
+export {
+  demoCustomers,
+  demoGiftCardBalances,
+  demoGiftCards,
+  demoProducts,
+  demoSales,
+  demoSav,
+} from './data/demo.ts';
 
 export interface RunningSandbox {
   /** `http://127.0.0.1:<port>`, no trailing slash. */

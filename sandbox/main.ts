@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { type DialectName, dialectNames } from './dialects/index.ts';
 import { startSandbox } from './index.ts';

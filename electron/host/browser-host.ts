@@ -1,6 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { messageNames } from '../../shared/ipc/contract.ts';
 import { type IpcResult, ipcErrorCodes } from '../../shared/ipc/errors.ts';
 import {
@@ -18,6 +20,7 @@ import {
   createRateLimitedLogger,
   silentLogger,
 } from '../logging/index.ts';
+import { checkAssetVersions } from './asset-version.ts';
 import { readRendererFile, resolveRendererFile } from './renderer-files.ts';
 import { SECURITY_HEADERS } from './security-policy.ts';
 
@@ -101,6 +104,10 @@ async function readBody(request: IncomingMessage, limit: number): Promise<string
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const logger = options.logger ?? silentLogger;
+  // A renderer of another release is refused; a folder not built yet gets the page saying so.
+  if (existsSync(join(options.rendererDir, 'index.html'))) {
+    await checkAssetVersions({ rendererDir: options.rendererDir });
+  }
   // Anyone on this machine can cause these at will: a flood costs the log a few lines.
   const strangers = createRateLimitedLogger(logger, options.refusalLog);
   const token = options.token ?? randomBytes(32).toString('base64url');

@@ -22,6 +22,8 @@ import type { OfflineLimits } from '../outbox/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import type { KioskSettings } from '../../shared/ipc/status.ts';
 import { appProtocolHandler } from './app-protocol.ts';
+import { kioskPreloadPath, kioskRendererDir } from './asset-paths.ts';
+import { checkAssetVersions } from './asset-version.ts';
 import type {
   BrowserWindowLike,
   ElectronModule,
@@ -84,9 +86,12 @@ export interface KioskIntegrationOptions {
   /** The default language; absent: the system's (`app.getLocale()`), French or English. */
   readonly locale?: KioskSettings['locale'];
   readonly window?: KioskWindowOptions;
-  /** The built renderer folder (`dist/renderer`) and the bundled preload (`preload.cjs`). */
-  readonly rendererDir: string;
-  readonly preloadPath: string;
+  /**
+   * The built renderer folder and the bundled preload; default: the ones this package ships
+   * (`kioskRendererDir()`, `kioskPreloadPath()`). Either must be of this package's version.
+   */
+  readonly rendererDir?: string;
+  readonly preloadPath?: string;
   /**
    * The kiosk's own session partition (default `persist:commerce-kiosk`): its window and print
    * windows live there, and its permission and protocol handlers are set there only.
@@ -197,6 +202,9 @@ export async function createKioskIntegration(
   const scheme = checkKioskScheme(options.scheme ?? DEFAULT_KIOSK_SCHEME, 'scheme');
   const partition = checkKioskPartition(options.partition ?? DEFAULT_KIOSK_PARTITION, 'partition');
   const singleInstance = options.singleInstance ?? false;
+  const rendererDir = resolve(options.rendererDir ?? kioskRendererDir());
+  const preloadPath = resolve(options.preloadPath ?? kioskPreloadPath());
+  await checkAssetVersions({ rendererDir, preloadPath });
 
   if (singleInstance && !electron.app.requestSingleInstanceLock()) {
     logger.info('kiosk.host.second_instance', {});
@@ -302,11 +310,11 @@ export async function createKioskIntegration(
       logger,
     });
 
-    kioskSession.protocol.handle(scheme, appProtocolHandler(resolve(options.rendererDir), scheme));
+    kioskSession.protocol.handle(scheme, appProtocolHandler(rendererDir, scheme));
     protocolHandled = true;
 
     const window = new electron.BrowserWindow(
-      kioskWindowOptions(resolve(options.preloadPath), options.window, partition),
+      kioskWindowOptions(preloadPath, options.window, partition),
     );
     kioskWindow = window;
     const contentsId = window.webContents.id;

@@ -1,7 +1,9 @@
 /**
- * The demo kiosk app's main process: the embeddable integration with the real `electron`
- * module, on the embedded sandbox unless KIOSK_API_BASE_URL is set or setup saved a base URL
- * (which takes precedence), and never beside configured credentials (then locked on setup).
+ * The project's own kiosk app (what `npm start` runs under Electron and electron-builder packs):
+ * the first consumer of the package, importing only its public entry points, as an
+ * integrator's app does. It runs on the embedded sandbox unless KIOSK_API_BASE_URL is set or
+ * setup saved a base URL (which takes precedence), and never beside configured credentials (then
+ * it starts locked on setup).
  *
  * Configuration (environment): KIOSK_API_BASE_URL; the credentials from KIOSK_API_EMAIL +
  * KIOSK_API_PASSWORD when set, else the vault chain (KIOSK_VAULT, KIOSK_PROVISIONED_CREDENTIALS,
@@ -9,27 +11,29 @@
  * KIOSK_KIOSK_MODE=1 (full-screen kiosk), KIOSK_LOG (a file for the JSON log, rotated at
  * KIOSK_LOG_MAX_BYTES, KIOSK_LOG_FILES files kept; default stderr).
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import * as electron from 'electron';
-import { startSandbox } from '../../sandbox/index.ts';
-import { createRedactingLogger, openLogSink, readLogSettings } from '../logging/index.ts';
-import { cliVaultConfig } from '../credentials/index.ts';
-import { deploymentBaseUrl, fixedCredentials } from '../kiosk/index.ts';
-import type { ElectronModule } from './electron-module.ts';
-import { createKioskIntegration } from './kiosk-integration.ts';
-import { registerKioskScheme } from './kiosk-window.ts';
+import {
+  type ElectronModule,
+  cliVaultConfig,
+  createKioskIntegration,
+  createRedactingLogger,
+  deploymentBaseUrl,
+  fixedCredentials,
+  openLogSink,
+  readLogSettings,
+  registerKioskScheme,
+} from 'commerce-kiosk';
+import { startSandbox } from 'commerce-kiosk/sandbox';
 
 const env = process.env;
-const here = dirname(fileURLToPath(import.meta.url));
-// The bundle (dist/electron/main.js) sits beside preload.cjs; dist/renderer is its sibling.
-const distDir = env['KIOSK_DIST_DIR'] ?? join(here, '..');
 // The real module checked against the structural type the integration takes.
 const electronModule: ElectronModule = electron;
 // Never throws into the program: a full disk or a closed stderr drops (and counts) lines.
 const logSink = openLogSink(readLogSettings(env), process.stderr);
 const logger = createRedactingLogger({ sink: (line) => logSink.write(line) });
 
+// The app registers no scheme of its own: the kiosk's is the one privileged scheme.
 registerKioskScheme(electronModule);
 
 // The one base-URL rule: https, or http to this machine only (throws, naming the variable).
@@ -57,10 +61,8 @@ const kiosk = await createKioskIntegration({
       : { vault: vaultConfig }),
   // Started only where no credentials are configured: else the kiosk starts locked on setup.
   startSandbox: () => startSandbox({ port: 0 }),
-  rendererDir: join(distDir, 'renderer'),
-  preloadPath: join(distDir, 'electron', 'preload.cjs'),
   window: { kiosk: env['KIOSK_KIOSK_MODE'] === '1' },
-  // The demo app is the whole app: one instance, a second one brings the kiosk forward.
+  // The app is the whole app: one instance, a second one brings the kiosk forward.
   singleInstance: true,
   // The demo's PIN is public, as the demo data, and in force in the demo only; a real (or
   // locked) kiosk gets KIOSK_ADMIN_PIN or none.

@@ -18,6 +18,7 @@ export {
 export {
   type KioskServices,
   type KioskServicesOptions,
+  type WiredKioskServices,
   createKioskServices,
 } from './kiosk-services.ts';
 export {
@@ -27,3 +28,4 @@ export {
   savedOfflineLimits,
   savedSettings,
 } from './settings-store.ts';
+export type { KioskPrintingOptions } from './kiosk-printing.ts';

@@ -119,7 +119,18 @@ export interface KioskServices {
   /** The origin of the Commerce API in use, for status lines. */
   readonly apiOrigin: string;
   readonly demo: boolean;
-  /** The parts, for the hosts and for tests; the renderer never sees them. */
+  /** Starts the background work: connectivity probes, the catalogue sync loop, the sender. */
+  start(): void;
+  /** Stops everything and closes the database; idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The services with their parts (database, client, outbox, sync...): for this package's own
+ * hosts and tests. The public entry point returns `KioskServices`, which leaves them out.
+ */
+export interface WiredKioskServices extends KioskServices {
+  /** The renderer never sees them. */
   readonly parts: {
     readonly database: KioskDatabase;
     readonly client: CommerceApiClient;
@@ -132,10 +143,6 @@ export interface KioskServices {
     /** The metrics' meter and ways out (a loopback Prometheus endpoint, OTLP). */
     readonly telemetry: KioskTelemetry;
   };
-  /** Starts the background work: connectivity probes, the catalogue sync loop, the sender. */
-  start(): void;
-  /** Stops everything and closes the database; idempotent. */
-  close(): Promise<void>;
 }
 
 /**
@@ -144,7 +151,9 @@ export interface KioskServices {
  * IPC messages are answered by its handlers (`handlers/`), given only the services they use.
  * Both hosts (Electron and the loopback browser host) build exactly this.
  */
-export async function createKioskServices(options: KioskServicesOptions): Promise<KioskServices> {
+export async function createKioskServices(
+  options: KioskServicesOptions,
+): Promise<WiredKioskServices> {
   const hostLogger = options.logger ?? silentLogger;
   const startedAt = new Date().toISOString();
   const apiOrigin = originOf(options.api.baseUrl);

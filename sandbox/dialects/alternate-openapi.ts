@@ -8,7 +8,7 @@ import { creditKinds, customerKinds, giftCardStatuses, savStages } from './alter
  * What the spec shows is taken from the project's own document; every 'not shown' record,
  * parameter and the debit body are replaced by the dialect's shapes, and the project's own
  * notes (`x-assumption`, `x-pagination`) are left out, as a vendor's document would not carry them.
- * `node sandbox/dialects/write-alternate-openapi.ts` rewrites it; a test fails when it is stale.
+ * `node build/write-alternate-openapi.ts` rewrites it; a test fails when it is stale.
  */
 
 type Schema = Record<string, unknown>;

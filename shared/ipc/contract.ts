@@ -51,7 +51,7 @@ export function listenerNameOf<E extends EventName>(event: E): ListenerName<E> {
   return `on${event.charAt(0).toUpperCase()}${event.slice(1)}` as ListenerName<E>;
 }
 
-type MessageMethod<N extends MessageName> =
+export type MessageMethod<N extends MessageName> =
   // Messages whose request may be empty can be called without an argument.
   Record<string, never> extends RequestOf<N>
     ? (request?: RequestOf<N>) => Promise<IpcResult<ReplyOf<N>>>

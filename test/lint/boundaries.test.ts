@@ -14,6 +14,8 @@ const BOUNDARY_RULES = new Set([
   'no-restricted-globals',
 ]);
 
+const APP_MAIN_ONLY_PACKAGE =
+  'electron/host/main.ts imports only the package (commerce-kiosk, commerce-kiosk/sandbox...), electron and node: built-ins, as an integrator app does';
 const PORTABLE = '(keep the contract portable)';
 const ONLY_HOST =
   'only electron/host/ and electron/preload.ts may import the electron module (services take Electron through injected interfaces, so they run under plain Node)';
@@ -45,6 +47,12 @@ const violations: {
   /** One entry per refused import or global, in source order. */
   errors: string[];
 }[] = [
+  {
+    rule: 'the kiosk app imports only the package, electron and Node built-ins',
+    fixture: 'app-main-imports-internals.ts',
+    as: 'electron/host/main.ts',
+    errors: [APP_MAIN_ONLY_PACKAGE, APP_MAIN_ONLY_PACKAGE],
+  },
   {
     rule: 'shared/ does not import electron/',
     fixture: 'shared-imports-electron-dir.ts',
@@ -214,6 +222,16 @@ describe('each boundary refuses its violating fixture with its own message', () 
 });
 
 const allowed: { zone: string; fixture: string; as: string }[] = [
+  {
+    zone: 'the kiosk app (electron/host/main.ts)',
+    fixture: 'app-main-allowed.ts',
+    as: 'electron/host/main.ts',
+  },
+  {
+    zone: 'the consumer app (test/consumer/)',
+    fixture: 'app-main-allowed.ts',
+    as: 'test/consumer/__fixture__.ts',
+  },
   {
     zone: 'shared/ imports zod and shared/',
     fixture: 'shared-allowed.ts',

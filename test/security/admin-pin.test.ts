@@ -10,7 +10,7 @@ import { AdminPin } from '../../electron/kiosk/admin-pin.ts';
 import {
   createKioskServices,
   fixedCredentials,
-  type KioskServices,
+  type WiredKioskServices,
 } from '../../electron/kiosk/index.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/index.ts';
 import { AdminPinRefusal, ipcErrorCodes, type IpcResult } from '../../shared/ipc/errors.ts';
@@ -173,7 +173,7 @@ describe('the administrator PIN lockout', () => {
         adminPin: PIN,
         connectivityProbeMs: 0,
       });
-    const check = (services: KioskServices, pin: string) =>
+    const check = (services: WiredKioskServices, pin: string) =>
       createIpcRouter({
         handlers: services.handlers,
         allowedOrigins: ['app://kiosk'],

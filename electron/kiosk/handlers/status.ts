@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
 import type { KioskStatus, statusMessages } from '../../../shared/ipc/status.ts';
 import type { CommerceApiClient } from '../../api/index.ts';
 import type { KioskHandlers } from '../../ipc/index.ts';
 import type { CredentialStore } from '../credential-store.ts';
+import { packageVersion } from '../../package-version.ts';
 
 export interface StatusHandlerDeps {
   readonly client: Pick<CommerceApiClient, 'connectivity' | 'serviceClock'>;
@@ -24,7 +24,7 @@ export interface StatusHandlerDeps {
 }
 
 /** This build's version (package.json): status lines, metrics. */
-export const APP_VERSION = readAppVersion();
+export const APP_VERSION = packageVersion();
 
 /**
  * What the status bar shows: connectivity, demo mode, versions, where the credentials are, and
@@ -60,14 +60,4 @@ export function statusHandlers({
       return { connectivity };
     },
   };
-}
-
-function readAppVersion(): string {
-  try {
-    const require = createRequire(import.meta.url);
-    const pkg = require('../../../package.json') as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }

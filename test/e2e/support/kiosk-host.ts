@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBrowserHost } from '../../../electron/host/browser-host.ts';
 import { fixedCredentials } from '../../../electron/kiosk/credential-store.ts';
-import { createKioskServices, type KioskServices } from '../../../electron/kiosk/kiosk-services.ts';
+import {
+  createKioskServices,
+  type WiredKioskServices,
+} from '../../../electron/kiosk/kiosk-services.ts';
 import { startSandbox } from '../../../sandbox/index.ts';
 
 export const RENDERER_DIR = fileURLToPath(new URL('../../../dist/renderer/', import.meta.url));
@@ -31,7 +34,7 @@ export interface RunningKiosk {
   readonly url: string;
   /** The sandbox, for its control surface (`/__sandbox/...`). */
   readonly sandboxUrl: string;
-  readonly services: KioskServices;
+  readonly services: WiredKioskServices;
   /** The kiosk's data directory (its settings file, database). */
   readonly dataDir: string;
   close(): Promise<void>;

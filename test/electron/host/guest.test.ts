@@ -66,7 +66,7 @@ async function start(
       'environment',
     ),
     rendererDir: renderer.rendererDir,
-    preloadPath: '/opt/kiosk/preload.cjs',
+    preloadPath: renderer.preloadPath,
     printers: { backend: 'cups', cupsServer: '127.0.0.1:9' },
     ...options,
   });

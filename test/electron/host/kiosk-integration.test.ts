@@ -33,7 +33,7 @@ describe('createKioskIntegration with an injected electron module', () => {
       dataDir,
       startSandbox: () => startSandbox({ port: 0, products: 20 }),
       rendererDir: renderer.rendererDir,
-      preloadPath: '/opt/kiosk/preload.cjs',
+      preloadPath: renderer.preloadPath,
       adminPin: '2468',
       window: { kiosk: true },
       printers: { backend: 'cups', cupsServer: '127.0.0.1:9' },
@@ -71,7 +71,7 @@ describe('createKioskIntegration with an injected electron module', () => {
     expect(electron.windows).toHaveLength(1);
     expect(window.options).toMatchObject({ kiosk: true, fullscreen: true, show: false });
     expect(window.options.webPreferences).toEqual({
-      preload: '/opt/kiosk/preload.cjs',
+      preload: renderer.preloadPath,
       partition: 'persist:commerce-kiosk',
       contextIsolation: true,
       sandbox: true,
@@ -237,7 +237,7 @@ describe('createKioskIntegration with an injected electron module', () => {
       singleInstance: true,
       startSandbox: () => Promise.reject(new Error('must not start')),
       rendererDir: renderer.rendererDir,
-      preloadPath: '/opt/kiosk/preload.cjs',
+      preloadPath: renderer.preloadPath,
     });
     expect(result).toEqual({ status: 'second-instance' });
     expect(second.singleInstanceRequests).toBe(1);
@@ -282,7 +282,7 @@ describe('createKioskIntegration with an injected electron module', () => {
       vault: { vault: 'safe-storage' },
       adminPin: '1357',
       rendererDir: renderer.rendererDir,
-      preloadPath: '/opt/kiosk/preload.cjs',
+      preloadPath: renderer.preloadPath,
       printers: { backend: 'cups', cupsServer: '127.0.0.1:9' },
     });
     try {
@@ -349,7 +349,7 @@ describe('createKioskIntegration with an injected electron module', () => {
       vault: fixedCredentials({ email: 'kiosk@example.com', password: 'p' }, 'environment'),
       startSandbox: () => Promise.reject(new Error('must not start')),
       rendererDir: renderer.rendererDir,
-      preloadPath: '/opt/kiosk/preload.cjs',
+      preloadPath: renderer.preloadPath,
       printers: { backend: 'cups', cupsServer: '127.0.0.1:9' },
     });
     try {

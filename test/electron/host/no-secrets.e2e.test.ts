@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../../../electron/api/client.ts';
 import { type BrowserHost, startBrowserHost } from '../../../electron/host/browser-host.ts';
 import { fixedCredentials } from '../../../electron/kiosk/credential-store.ts';
-import { type KioskServices, createKioskServices } from '../../../electron/kiosk/kiosk-services.ts';
+import {
+  type WiredKioskServices,
+  createKioskServices,
+} from '../../../electron/kiosk/kiosk-services.ts';
 import { createRedactingLogger } from '../../../electron/logging/redacting-logger.ts';
 import { loadLoopbackClient, pageFetch, streamWatchingFetch } from './loopback-client.ts';
 import {
@@ -42,7 +45,7 @@ describe('no credentials, tokens or customer contact data at rest', () => {
   let sandbox: RunningSandbox;
   let dataDir: string;
   let logFile: string;
-  let services: KioskServices;
+  let services: WiredKioskServices;
   let host: BrowserHost;
   let renderer: RendererFixture | undefined;
   let kiosk: KioskApi;

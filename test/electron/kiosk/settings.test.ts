@@ -8,7 +8,7 @@ import { createIpcRouter } from '../../../electron/ipc/router.ts';
 import { fixedCredentials, vaultCredentials } from '../../../electron/kiosk/credential-store.ts';
 import { chooseService } from '../../../electron/kiosk/service-choice.ts';
 import {
-  type KioskServices,
+  type WiredKioskServices,
   type KioskServicesOptions,
   createKioskServices,
 } from '../../../electron/kiosk/kiosk-services.ts';
@@ -47,7 +47,7 @@ const defaults: KioskSettings = {
 };
 
 let dataDir: string;
-const opened: KioskServices[] = [];
+const opened: WiredKioskServices[] = [];
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'kiosk-settings-'));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createIpcRouter, type IpcRouter } from '../../../electron/ipc/router.ts';
 import { fixedCredentials } from '../../../electron/kiosk/credential-store.ts';
 import {
-  type KioskServices,
+  type WiredKioskServices,
   type KioskServicesOptions,
   createKioskServices,
 } from '../../../electron/kiosk/kiosk-services.ts';
@@ -21,7 +21,7 @@ export const ADMIN_PIN = '4821';
 
 export interface KioskFixture {
   readonly sandbox: RunningSandbox;
-  readonly services: KioskServices;
+  readonly services: WiredKioskServices;
   readonly router: IpcRouter;
   readonly dataDir: string;
   /** Sandbox HTTP requests seen so far (from its request log). */

@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => client.sandbox.close());
 
 describe('alternate.openapi.json', () => {
-  test('is the builder output (run `node sandbox/dialects/write-alternate-openapi.ts` when stale)', () => {
+  test('is the builder output (run `node build/write-alternate-openapi.ts` when stale)', () => {
     // Compared as JSON: the file is formatted by prettier like every other.
     expect(JSON.parse(committed)).toEqual(JSON.parse(alternateOpenApiText()));
   });
