@@ -20,7 +20,7 @@ describe("the kiosk's V8 flags (electron/host/v8-flags.ts)", () => {
 
   it('are what npm start launches either host with', () => {
     const start = file('build/start.sh');
-    expect(start).toContain(`exec npx --no-install electron ${jsFlags} dist/electron/main.js`);
+    expect(start).toContain(`exec npx --no-install electron ${jsFlags} dist/electron/host/main.js`);
     expect(start).toContain(`exec node ${kioskV8Flags.join(' ')} electron/host/browser-main.ts`);
   });
 
