@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import packageJson from './package.json' with { type: 'json' };
 
-// The import boundaries of DESIGN.md ("imports point inward"). Each zone's rules are built by
+// The import boundaries of ARCHITECTURE.md ("imports point inward"). Each zone's rules are built by
 // boundaryRules(): flat config replaces a rule's options wholesale when a later entry names the
 // same rule, so every zone states its complete list instead of adding to an earlier one.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian machine: Node 24 (when the system one is too
-# old), the Debian packages of DESIGN.md, and node_modules. Idempotent; prints nothing when
-# everything is already there.
+# old), the Debian packages the tests run for real (CONTRIBUTING.md), and node_modules.
+# Idempotent; prints nothing when everything is already there.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

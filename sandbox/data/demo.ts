@@ -1,6 +1,6 @@
 /**
  * Well-known records of the demo data. Their ids do not depend on the seed and their promised
- * traits hold for every seed (the seed forces them), so tests, the README and a person exploring
+ * traits hold for every seed (the seed forces them), so tests, the documentation and a person exploring
  * the sandbox can name them. Store activity never touches the demo products.
  */
 

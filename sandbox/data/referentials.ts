@@ -5,7 +5,7 @@ import type { Category, Characteristic, ProductType, Shop } from '../../shared/a
 /**
  * The fixed referentials of the demo chain (a home-electronics and appliance retailer): shops,
  * category tree, product types, characteristics and suppliers. They do not depend on the seed, so
- * their ids are stable and can be written in the README and in tests. Each call returns fresh
+ * their ids are stable and can be written in the documentation and in tests. Each call returns fresh
  * objects because store activity edits them in place.
  */
 

@@ -1,4 +1,4 @@
-// A custom host (README "Embedding the module"): the kiosk's services served to a plain browser
+// A custom host (docs/embedding.md, "A custom host"): the kiosk's services served to a plain browser
 // on 127.0.0.1, with no Electron.
 import {
   createKioskServices,

@@ -1,5 +1,5 @@
-// An integrator's Electron main process (README "Embedding the module"): the kiosk window beside
-// the host's own, on the retailer's Commerce API, with credentials from the OS keychain.
+// An integrator's Electron main process (the README and docs/embedding.md): the kiosk window
+// beside the host's own, on the retailer's Commerce API, with credentials from the OS keychain.
 import { join } from 'node:path';
 import * as electron from 'electron';
 import {

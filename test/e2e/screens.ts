@@ -1,6 +1,6 @@
 /**
- * `npm run screens`: the README's screenshots, one per screen per orientation, taken in Debian's
- * Chromium from the kiosk on its demo sandbox, into docs/screens/. Run it after a visible change
+ * `npm run screens`: the screenshots of the README and docs/kiosk-ui.md, one per screen per
+ * orientation, taken in Debian's Chromium from the kiosk on its demo sandbox, into docs/screens/. Run it after a visible change
  * and commit the pictures.
  */
 import { fileURLToPath } from 'node:url';

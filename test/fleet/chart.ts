@@ -3,7 +3,7 @@ import type { FleetReport } from './report.ts';
 /**
  * The run's requests per second against the service's limit, as a self-contained SVG: the
  * requests the limiter let through, its 429s stacked on top, the limit as a dashed line and the
- * outage shaded. Written by `npm run fleet` and shown in the README.
+ * outage shaded. Written by `npm run fleet` and shown in docs/operating.md.
  */
 
 const W = 900;
