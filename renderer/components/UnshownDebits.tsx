@@ -19,8 +19,8 @@ export function UnshownDebits({
   const { t, fmt } = useI18n();
   if (debits.length === 0) return null;
   const cardOf = (giftCardId: string) =>
-    recentCards.find((card) => card.id === giftCardId && card.maskedNumber !== '')
-      ?.maskedNumber ?? `…${giftCardId.slice(-4)}`;
+    recentCards.find((card) => card.id === giftCardId && card.maskedNumber !== '')?.maskedNumber ??
+    `…${giftCardId.slice(-4)}`;
   return (
     <section
       className="notice notice-warning"

@@ -86,8 +86,7 @@ async function confirm(target: GiftCardStore, amount: string, giftCardId = giftC
 function offersDebit(state: GiftCardState): boolean {
   return (
     state.card !== null &&
-    (state.confirmation === null ||
-      (state.debiting && !state.lostReply && state.debit === null))
+    (state.confirmation === null || (state.debiting && !state.lostReply && state.debit === null))
   );
 }
 
@@ -182,7 +181,10 @@ test('every way back to the card while its reply is lost leads to that debit’s
         await store.getState().lookup();
       },
     ],
-    ['last cards, a customer’s credit, "use this card"', () => store.getState().openCard(giftCard.id)],
+    [
+      'last cards, a customer’s credit, "use this card"',
+      () => store.getState().openCard(giftCard.id),
+    ],
   ];
   for (const [way, reach] of ways) {
     await reach();
@@ -263,7 +265,12 @@ test('waiting for the service: the card leads back to that debit until an event 
 
   target.getState().applyEvent({
     type: 'state-changed',
-    debit: { ...sending, state: 'applied', newBalance: 84.5, updatedAt: '2026-03-14T10:05:00.000Z' },
+    debit: {
+      ...sending,
+      state: 'applied',
+      newBalance: 84.5,
+      updatedAt: '2026-03-14T10:05:00.000Z',
+    },
     from: 'sending',
     to: 'applied',
     reason: 'APPLIED',
@@ -294,7 +301,11 @@ test('a lost reply’s debit named by an event (its request id): followed from t
 
   const stored = debit({ id: 41, amount: 12.5, state: 'sending', requestId: first.requestId });
   target.getState().applyEvent({ type: 'accepted', debit: stored, connectivity: 'online' });
-  expect(target.getState()).toMatchObject({ lostReply: false, confirmation: first, debit: { id: 41 } });
+  expect(target.getState()).toMatchObject({
+    lostReply: false,
+    confirmation: first,
+    debit: { id: 41 },
+  });
   expect(offersDebit(target.getState())).toBe(false);
 
   target.getState().applyEvent({
@@ -304,7 +315,10 @@ test('a lost reply’s debit named by an event (its request id): followed from t
     to: 'applied',
     reason: 'APPLIED',
   });
-  expect(target.getState()).toMatchObject({ confirmation: null, debit: { id: 41, state: 'applied' } });
+  expect(target.getState()).toMatchObject({
+    confirmation: null,
+    debit: { id: 41, state: 'applied' },
+  });
 });
 
 test('a reload reopens every unshown debit by its request id, the newest card on screen', async () => {
