@@ -56,6 +56,7 @@ export function debitView(debit: OutboxDebit): DebitView {
     resolvedAt: isoOrNull(debit.resolvedAt),
     resolvedBy: debit.resolvedBy,
     acknowledged: debit.acknowledgedAt !== null,
+    requestId: debit.requestId,
     unresolved: isUnresolved(debit),
     heldReason: heldReasonOf(debit),
     staffResolution:

@@ -245,6 +245,11 @@ export const en = {
   'giftCard.checkingDebit': 'Checking this debit…',
   'giftCard.checkDebit': 'Check this debit now',
   'giftCard.replayed': 'This debit had already been stored: it was not made a second time.',
+  'giftCard.outcomeFirst': 'No other debit on this card until this one’s outcome is shown here.',
+  'giftCard.unshown.title': 'Debits whose outcome is not shown yet',
+  'giftCard.unshown.detail':
+    'Open the card to see what became of its debit: until then it is not offered another debit.',
+  'giftCard.unshown.open': '{amount} on card {card}',
   'amount.none': 'Type the amount with the keypad',
   'keypad.label': 'Numeric keypad',
   'keypad.decimal': 'Decimal separator',

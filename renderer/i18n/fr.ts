@@ -248,6 +248,12 @@ export const fr: Catalogue = {
   'giftCard.checkingDebit': 'Vérification de ce débit…',
   'giftCard.checkDebit': 'Vérifier ce débit maintenant',
   'giftCard.replayed': 'Ce débit était déjà enregistré : il n’a pas été fait une seconde fois.',
+  'giftCard.outcomeFirst':
+    'Pas d’autre débit sur cette carte tant que le résultat de celui-ci n’est pas affiché ici.',
+  'giftCard.unshown.title': 'Débits dont le résultat n’est pas encore affiché',
+  'giftCard.unshown.detail':
+    'Ouvrez la carte pour voir ce qu’est devenu son débit : d’ici là, aucun autre débit ne lui est proposé.',
+  'giftCard.unshown.open': '{amount} sur la carte {card}',
   'amount.none': 'Saisissez le montant avec le pavé',
   'keypad.label': 'Pavé numérique',
   'keypad.decimal': 'Virgule',

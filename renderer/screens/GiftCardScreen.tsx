@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { MAX_DEBIT_REFERENCE_LENGTH } from '../../shared/ipc/gift-cards.ts';
 import { AmountField } from '../components/AmountField.tsx';
+import { DebitAwaitingOutcome } from '../components/DebitAwaitingOutcome.tsx';
 import { DebitMayBeStored } from '../components/DebitMayBeStored.tsx';
 import { DebitOutcomePanel } from '../components/DebitOutcomePanel.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
@@ -8,6 +9,7 @@ import { cardAllowsDebit, GiftCardSummary } from '../components/GiftCardSummary.
 import { PendingDebits } from '../components/PendingDebits.tsx';
 import { RecentCards } from '../components/RecentCards.tsx';
 import { recordStatus } from '../components/record-status.ts';
+import { UnshownDebits } from '../components/UnshownDebits.tsx';
 import { useKiosk } from '../hooks/use-store.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { amountValue } from '../input/amount-entry.ts';
@@ -35,6 +37,7 @@ export function GiftCardScreen() {
   const lostReply = useKiosk('giftCard', (s) => s.lostReply);
   const replayed = useKiosk('giftCard', (s) => s.replayed);
   const recentCards = useKiosk('giftCard', (s) => s.recentCards);
+  const unshown = useKiosk('giftCard', (s) => s.unshown);
   const openDebits = useKiosk('outbox', (s) => s.open);
   // What the service has not confirmed yet is not in the balance it computed.
   const waitingAmount = card
@@ -44,6 +47,11 @@ export function GiftCardScreen() {
     : 0;
   const blockedStatus = card && !cardAllowsDebit(card) ? card.status : null;
   const value = amountValue(amount);
+  // One sale, one debit: until the outcome of the debit confirmed on this card is on screen, its
+  // notice is what staff get, however they reached the card; the form only while it is first sent.
+  const offersDebit =
+    card !== null && (confirmation === null || (debiting && !lostReply && debit === null));
+  const elsewhere = unshown.filter((other) => other.giftCardId !== confirmation?.giftCardId);
 
   useEffect(() => {
     void giftCard.getState().loadRecentCards();
@@ -118,11 +126,21 @@ export function GiftCardScreen() {
             />
           )}
           {debit && <DebitOutcomePanel debit={debit} delivery={delivery} />}
+          {confirmation && debit && (
+            <DebitAwaitingOutcome
+              checking={debiting}
+              onCheck={() => void giftCard.getState().checkDebit()}
+            />
+          )}
           {debit && replayed && <p data-testid="debit-replayed">{t('giftCard.replayed')}</p>}
           {debitError && <ErrorNotice error={debitError} />}
+          <UnshownDebits
+            debits={elsewhere}
+            recentCards={recentCards}
+            onOpen={(giftCardId) => void giftCard.getState().openCard(giftCardId)}
+          />
         </div>
-        {/* Until main says what became of a debit whose reply was lost, no new one is offered. */}
-        {card && !lostReply && (
+        {offersDebit && (
           <form className="debit-form" onSubmit={submit} aria-label={t('giftCard.debitForm')}>
             <AmountField
               label={t('giftCard.amount')}

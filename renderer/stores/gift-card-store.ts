@@ -4,6 +4,7 @@ import type { IpcError } from '../../shared/ipc/errors.ts';
 import type { OutboxChanged } from '../../shared/ipc/events.ts';
 import type {
   ConnectivityState,
+  DebitDelivery,
   DebitGiftCardReply,
   DebitView,
   GetGiftCardRequest,
@@ -15,23 +16,30 @@ import { settle } from './call.ts';
 import {
   type ConfirmationStorage,
   type DebitConfirmation,
-  sessionConfirmationStorage,
+  localConfirmationStorage,
 } from './debit-confirmation.ts';
-import { mayBeStored } from './debit-outcome.ts';
+import { mayBeStored, outcomeOf } from './debit-outcome.ts';
 
 /** How long main may wait for the service before replying: most answers come well within it. */
 export const DEBIT_WAIT_MS = 8_000;
 
 /**
  * After a lost reply main is asked again after each of these waits in turn (the last repeated),
- * until it answers: at once for a glitch, then more slowly while the host restarts.
+ * until it answers: at once for a glitch, then more slowly while the host restarts. A debit main
+ * stored but the service has not answered yet is asked about again after the last wait.
  */
 export const RECHECK_DELAYS_MS: readonly number[] = [0, 1_000, 2_000, 5_000, 10_000, 15_000];
 
 export interface GiftCardStoreOptions {
-  /** Where a confirmation waiting for its outcome survives a reload; default sessionStorage. */
+  /** Where a confirmation waiting for its outcome survives a reload; default localStorage. */
   readonly storage?: ConfirmationStorage;
   readonly recheckDelaysMs?: readonly number[];
+}
+
+/** A card's debit staff confirmed, whose outcome this screen has not shown yet. */
+export interface UnshownDebit {
+  readonly giftCardId: string;
+  readonly amount: number;
 }
 
 export interface GiftCardState {
@@ -50,8 +58,9 @@ export interface GiftCardState {
   readonly delivery: DebitGiftCardReply['delivery'] | null;
   readonly debitError: IpcError | null;
   /**
-   * The debit staff confirmed, until its outcome is on screen: every retry sends it again with
-   * its request id, so main stores it once however many times it is sent.
+   * The debit staff confirmed on the card on screen, until its outcome is on screen: every retry
+   * sends it again with its request id, so main stores it once however many times it is sent.
+   * While it is set no other debit of this card is offered, however staff reach the card again.
    */
   readonly confirmation: DebitConfirmation | null;
   /**
@@ -61,6 +70,11 @@ export interface GiftCardState {
   readonly lostReply: boolean;
   /** The debit shown was already stored when its confirmation was sent again. */
   readonly replayed: boolean;
+  /**
+   * Every card's debit whose outcome this screen has not shown yet (oldest first), on screen or
+   * not: each is asked about until main knows, and shown when staff reach its card again.
+   */
+  readonly unshown: readonly UnshownDebit[];
   /** The cards this kiosk read last (masked numbers only), to open one again in one touch. */
   readonly recentCards: readonly RecentCard[];
   loadRecentCards(): Promise<void>;
@@ -72,11 +86,16 @@ export interface GiftCardState {
   setAmount(amount: string): void;
   setReference(reference: string): void;
   submitDebit(): Promise<void>;
-  /** After a lost reply: ask main about the confirmed debit now. */
+  /** Ask main about the confirmed debit of the card on screen now (a lost reply, a slow answer). */
   checkDebit(): Promise<void>;
   applyEvent(event: OutboxChanged): void;
-  /** Next customer: forget the card, the amount and the outcome. */
+  /**
+   * Next customer: forget the card, the amount and the outcome on screen. A debit whose outcome
+   * was not shown yet is kept (and asked about) until staff reach its card again.
+   */
   clear(): void;
+  /** The kiosk is torn down: no more questions to main. */
+  dispose(): void;
 }
 
 export type GiftCardStore = StoreApi<GiftCardState>;
@@ -98,21 +117,56 @@ const fresh = {
 } as const;
 
 /**
+ * One card's confirmed debit, from the press on Debit until its outcome is on screen: what main
+ * said of it so far, and the next question to main.
+ */
+interface Sale {
+  readonly confirmation: DebitConfirmation;
+  /** A request about it is on its way to main. */
+  sending: boolean;
+  /** The last request's reply was lost: it may be stored. */
+  lost: boolean;
+  /** Main's view of it, once a reply or an event named it (its state may still be open). */
+  debit: DebitView | null;
+  delivery: DebitDelivery | null;
+  replayed: boolean;
+  /** Refused before anything was stored (an offline limit, bad input). */
+  error: IpcError | null;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  lostReplies: number;
+}
+
+/** What main said is an outcome to show (the service's answer, stored offline, a refusal). */
+function outcomeKnown(sale: Sale): boolean {
+  if (sale.error !== null) return true;
+  return sale.debit !== null && outcomeOf(sale.debit, sale.delivery) !== 'waiting';
+}
+
+/**
  * `connectivity` is main's last word on the service: known offline, the debit is stored at once
  * rather than after a wait for an answer that cannot come.
+ *
+ * One sale, one debit: a confirmed debit is kept per card (in memory and in `storage`) until its
+ * outcome is on screen. Reaching that card again in any way (scan, typed code, last cards, a
+ * customer's credit) shows that debit's notice and asks main about it, never a new Debit form;
+ * so the screen never mints a second request id for a sale whose first outcome it has not shown.
  */
 export function createGiftCardStore(
   api: KioskApi,
   connectivity: () => ConnectivityState | null = () => null,
   {
-    storage = sessionConfirmationStorage(),
+    storage = localConfirmationStorage(),
     recheckDelaysMs = RECHECK_DELAYS_MS,
   }: GiftCardStoreOptions = {},
 ): GiftCardStore {
   return createStore<GiftCardState>()((set, get) => {
     let lookupGeneration = 0;
-    let recheck: ReturnType<typeof setTimeout> | undefined;
-    let lostReplies = 0;
+    let reads = 0;
+    let disposed = false;
+    /** The service id of the card on screen (before its look-up answers, the code if it names one). */
+    let onScreen: string | null = null;
+    const sales = new Map<string, Sale>();
+    const lastDelay = recheckDelaysMs[recheckDelaysMs.length - 1] ?? 0;
     // The newest view of each debit the events showed: an event can overtake the reply that
     // tells which debit is ours.
     const seen = new Map<number, DebitView>();
@@ -121,28 +175,95 @@ export function createGiftCardStore(
       return other && other.updatedAt > debit.updatedAt ? other : debit;
     };
 
+    const unshownOf = (): UnshownDebit[] =>
+      [...sales.values()].map(({ confirmation }) => ({
+        giftCardId: confirmation.giftCardId,
+        amount: confirmation.amount,
+      }));
+
     const reread = async (giftCardId: string) => {
-      const mine = ++lookupGeneration;
+      const mine = ++reads;
       const reply = await settle(api.getGiftCard({ giftCardId }));
       // The card on screen, or the one a reload left without its details yet.
       const shown = get().card?.id ?? get().cardId;
-      if (mine !== lookupGeneration || shown !== giftCardId) return;
+      if (mine !== reads || get().looking || shown !== giftCardId) return;
       // Only a fresh read may replace the balance: the service computes it, not the kiosk.
       if (reply.ok && reply.value.source === 'service') set({ card: reply.value });
     };
 
-    /** This confirmation is over (an outcome, a refusal, or staff moved on). */
-    const settleConfirmation = () => {
-      if (recheck !== undefined) clearTimeout(recheck);
-      recheck = undefined;
-      lostReplies = 0;
-      storage.save(null);
+    const stopAsking = (sale: Sale) => {
+      if (sale.timer !== undefined) clearTimeout(sale.timer);
+      sale.timer = undefined;
     };
 
-    const send = async (confirmation: DebitConfirmation) => {
-      if (recheck !== undefined) clearTimeout(recheck);
-      recheck = undefined;
-      set({ debiting: true, debitError: null });
+    /** Its outcome is on screen: the card may be debited again, by another request id. */
+    const forget = (sale: Sale) => {
+      stopAsking(sale);
+      sales.delete(sale.confirmation.giftCardId);
+      storage.remove(sale.confirmation.giftCardId);
+      set({ unshown: unshownOf() });
+    };
+
+    /**
+     * Puts the card's sale on screen when its card is the one on screen: its notice while the
+     * outcome is unknown, else the outcome, which ends the sale.
+     */
+    const show = (giftCardId: string) => {
+      const sale = sales.get(giftCardId);
+      if (!sale || onScreen !== giftCardId) return;
+      if (outcomeKnown(sale)) {
+        forget(sale);
+        if (sale.error !== null) {
+          set({
+            confirmation: null,
+            lostReply: false,
+            debiting: false,
+            debit: null,
+            delivery: null,
+            replayed: false,
+            debitError: sale.error,
+          });
+          return;
+        }
+        set({
+          confirmation: null,
+          lostReply: false,
+          debiting: false,
+          debit: sale.debit,
+          delivery: sale.delivery,
+          replayed: sale.replayed,
+          debitError: null,
+          amount: '',
+        });
+        if (sale.debit?.state === 'applied') void reread(giftCardId);
+        return;
+      }
+      const firstSend = sale.sending && !sale.lost && sale.debit === null;
+      const { amount } = sale.confirmation;
+      set({
+        confirmation: sale.confirmation,
+        debiting: sale.sending,
+        lostReply: sale.lost && sale.debit === null,
+        debit: sale.debit,
+        delivery: sale.delivery,
+        replayed: sale.replayed,
+        debitError: null,
+        // The form shows the amount on its way; another is typed once this outcome is shown.
+        ...(firstSend
+          ? amountValue(get().amount) === amount
+            ? {}
+            : { amount: String(amount) }
+          : { amount: '' }),
+      });
+    };
+
+    const send = async (sale: Sale) => {
+      const { giftCardId } = sale.confirmation;
+      if (disposed || sale.sending || sales.get(giftCardId) !== sale) return;
+      stopAsking(sale);
+      sale.sending = true;
+      show(giftCardId);
+      const { confirmation } = sale;
       const reply = await settle(
         api.debitGiftCard({
           requestId: confirmation.requestId,
@@ -153,70 +274,101 @@ export function createGiftCardStore(
           waitMs: connectivity() === 'offline' ? 0 : DEBIT_WAIT_MS,
         }),
       );
-      // Staff moved on (another card) meanwhile: that confirmation is no longer on screen.
-      if (get().confirmation?.requestId !== confirmation.requestId) return;
+      sale.sending = false;
+      // Its outcome reached the screen meanwhile (an event): this reply adds nothing.
+      if (disposed || sales.get(giftCardId) !== sale) return;
       if (reply.ok) {
-        settleConfirmation();
+        sale.lost = false;
+        sale.lostReplies = 0;
         const debit = newest(reply.value.debit);
-        set({
-          confirmation: null,
-          lostReply: false,
-          debiting: false,
-          debit,
-          delivery: reply.value.delivery,
-          replayed: reply.value.replayed,
-          amount: '',
-        });
-        if (debit.state === 'applied') await reread(confirmation.giftCardId);
-        return;
-      }
-      if (mayBeStored(reply.error)) {
+        if (sale.debit?.id !== debit.id || sale.debit.updatedAt <= debit.updatedAt) {
+          sale.debit = debit;
+        }
+        sale.delivery = reply.value.delivery;
+        sale.replayed = reply.value.replayed;
+        // Stored, the service's answer not in yet: the events say it, and main is asked again
+        // now and then in case one is missed.
+        if (!outcomeKnown(sale)) sale.timer = setTimeout(() => void send(sale), lastDelay);
+      } else if (mayBeStored(reply.error)) {
         // Never a fresh form here: the same request is sent again until main says what it is.
-        set({ debiting: false, lostReply: true });
-        const delay = recheckDelaysMs[Math.min(lostReplies, recheckDelaysMs.length - 1)] ?? 0;
-        lostReplies += 1;
-        recheck = setTimeout(() => void send(confirmation), delay);
-        return;
+        sale.lost = true;
+        const delay = recheckDelaysMs[Math.min(sale.lostReplies, recheckDelaysMs.length - 1)] ?? 0;
+        sale.lostReplies += 1;
+        sale.timer = setTimeout(() => void send(sale), delay);
+      } else {
+        // Refused before anything was stored: shown once its card is on screen, never resent.
+        sale.error = reply.error;
+        storage.remove(giftCardId);
       }
-      // Refused before anything was stored: the next confirmation is another debit.
-      settleConfirmation();
-      set({ confirmation: null, lostReply: false, debiting: false, debitError: reply.error });
+      show(giftCardId);
+    };
+
+    const saleOf = (confirmation: DebitConfirmation, lost: boolean): Sale => ({
+      confirmation,
+      sending: false,
+      lost,
+      debit: null,
+      delivery: null,
+      replayed: false,
+      error: null,
+      timer: undefined,
+      lostReplies: 0,
+    });
+
+    /** Staff reached this card again: its debit's notice (or outcome), and main asked at once. */
+    const reopen = (giftCardId: string) => {
+      const sale = sales.get(giftCardId);
+      if (!sale) return;
+      show(giftCardId);
+      if (sales.get(giftCardId) === sale && !sale.sending) void send(sale);
     };
 
     const find = async (request: GetGiftCardRequest, shown: string) => {
       if (shown === '') return;
       const mine = ++lookupGeneration;
-      settleConfirmation();
+      reads++;
+      // A credit names the service's id; a typed or scanned code often is one too.
+      onScreen = 'giftCardId' in request ? request.giftCardId : request.code;
       set({ ...fresh, cardId: shown, looking: true });
+      reopen(onScreen);
       const reply = await settle(api.getGiftCard(request));
       if (mine !== lookupGeneration) return;
       if (reply.ok) {
+        const before = onScreen;
+        onScreen = reply.value.id;
         set({ card: reply.value, looking: false });
+        if (onScreen !== before) reopen(onScreen);
         void get().loadRecentCards();
       } else {
         set({ looking: false, lookupError: reply.error });
       }
     };
 
-    // A reload came between a confirmation and its outcome: ask main about that same debit.
+    // A reload came between confirmations and their outcomes: ask main about those same debits,
+    // the newest one's card on screen again.
     const restored = storage.load();
-    if (restored) {
+    for (const confirmation of restored) {
+      sales.set(confirmation.giftCardId, saleOf(confirmation, true));
+    }
+    const latest = restored.at(-1);
+    if (latest) {
+      onScreen = latest.giftCardId;
       queueMicrotask(() => {
-        if (get().confirmation?.requestId !== restored.requestId) return;
-        void reread(restored.giftCardId);
-        void send(restored);
+        if (onScreen === latest.giftCardId) void reread(latest.giftCardId);
+        for (const sale of [...sales.values()]) void send(sale);
       });
     }
 
     return {
       ...fresh,
+      unshown: unshownOf(),
       recentCards: [],
       loadRecentCards: async () => {
         const reply = await settle(api.listRecentCards({}));
         // A list that cannot be read is no reason to stop staff: the field still works.
         if (reply.ok) set({ recentCards: reply.value.cards });
       },
-      ...(restored ? { cardId: restored.giftCardId, confirmation: restored, lostReply: true } : {}),
+      ...(latest ? { cardId: latest.giftCardId, confirmation: latest, lostReply: true } : {}),
       setCardId: (cardId) => set({ cardId }),
       lookup: () => {
         const code = get().cardId.trim();
@@ -229,41 +381,70 @@ export function createGiftCardStore(
         const { card, amount, reference, debiting, confirmation } = get();
         if (debiting) return;
         // A confirmation still without its outcome is sent again, never replaced by another.
-        if (confirmation) return send(confirmation);
+        if (confirmation) {
+          const sale = sales.get(confirmation.giftCardId);
+          if (sale) await send(sale);
+          return;
+        }
         const value = amountValue(amount);
         if (!card || value === null) return;
+        if (sales.has(card.id)) {
+          reopen(card.id);
+          return;
+        }
         const next: DebitConfirmation = {
           requestId: crypto.randomUUID(),
           giftCardId: card.id,
           amount: value,
           ...(reference.trim() === '' ? {} : { reference: reference.trim() }),
+          confirmedAt: new Date().toISOString(),
         };
         // Kept before it is sent: a reload from here on asks about this debit, not a new one.
         storage.save(next);
-        set({ confirmation: next, debit: null, delivery: null, replayed: false, debitError: null });
-        await send(next);
+        const sale = saleOf(next, false);
+        sales.set(card.id, sale);
+        set({ unshown: unshownOf(), debit: null, delivery: null, replayed: false });
+        await send(sale);
       },
       checkDebit: async () => {
-        const { confirmation, debiting } = get();
-        if (confirmation && !debiting) await send(confirmation);
+        const { confirmation } = get();
+        const sale = confirmation ? sales.get(confirmation.giftCardId) : undefined;
+        if (sale && !sale.sending) await send(sale);
       },
       applyEvent: (event) => {
         if (!('debit' in event)) return;
-        seen.set(event.debit.id, newest(event.debit));
+        const view = event.debit;
+        seen.set(view.id, newest(view));
         // Only the latest few matter (the one being submitted); keep the map small.
         if (seen.size > 50) seen.delete(seen.keys().next().value as number);
+        for (const sale of sales.values()) {
+          const ours = sale.debit
+            ? sale.debit.id === view.id
+            : view.requestId?.toLowerCase() === sale.confirmation.requestId.toLowerCase();
+          if (!ours) continue;
+          if (sale.debit && sale.debit.updatedAt > view.updatedAt) return;
+          // A lost reply's debit named by main: stored, and from now on followed by its events.
+          sale.debit = view;
+          show(sale.confirmation.giftCardId);
+          return;
+        }
         const current = get().debit;
-        if (!current || current.id !== event.debit.id) return;
-        if (current.updatedAt > event.debit.updatedAt) return;
-        set({ debit: event.debit });
-        if (event.debit.state === 'applied' && current.state !== 'applied') {
-          void reread(event.debit.giftCardId);
+        if (!current || current.id !== view.id) return;
+        if (current.updatedAt > view.updatedAt) return;
+        set({ debit: view });
+        if (view.state === 'applied' && current.state !== 'applied') {
+          void reread(view.giftCardId);
         }
       },
       clear: () => {
         lookupGeneration++;
-        settleConfirmation();
+        reads++;
+        onScreen = null;
         set(fresh);
+      },
+      dispose: () => {
+        disposed = true;
+        for (const sale of sales.values()) stopAsking(sale);
       },
     };
   });

@@ -144,5 +144,7 @@ export function startKioskStores(
   return () => {
     for (const stop of stops) stop();
     for (const timer of timers) clearInterval(timer);
+    // The gift-card screen's questions about debits whose outcome it has not shown yet.
+    stores.giftCard.getState().dispose();
   };
 }

@@ -182,6 +182,11 @@ export const DebitView = lazySchema(() =>
     resolvedAt: IsoTime.nullable(),
     resolvedBy: DebitResolvedBy.nullable(),
     acknowledged: z.boolean(),
+    /**
+     * The renderer's request id that stored it (null for a debit enqueued without one): a screen
+     * whose reply was lost knows its debit again from an event.
+     */
+    requestId: z.string().nullable().optional(),
     /** The card's masked number when the kiosk has read it (else staff see the id's end). */
     maskedNumber: z.string().nullable().optional(),
     /** Refused, failed or expired and nothing recorded yet: the red alert on every screen. */

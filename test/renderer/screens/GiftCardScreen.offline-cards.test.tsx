@@ -15,6 +15,7 @@ afterEach(() => {
   rendered?.stop();
   cleanup();
   window.sessionStorage.clear();
+  window.localStorage.clear();
 });
 
 const cached = (overrides: Partial<CachedGiftCard> = {}): CachedGiftCard => ({

@@ -12,6 +12,7 @@ afterEach(() => {
   rendered?.stop();
   cleanup();
   window.sessionStorage.clear();
+  window.localStorage.clear();
 });
 
 test('a scan ends with Enter and is looked up as a code; the next scan replaces it', async () => {

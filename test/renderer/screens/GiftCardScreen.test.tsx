@@ -15,6 +15,7 @@ afterEach(() => {
   rendered?.stop();
   cleanup();
   window.sessionStorage.clear();
+  window.localStorage.clear();
 });
 
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -159,7 +160,7 @@ test('a reload between the confirmation and its outcome asks main about the same
   expect(rendered.kiosk.callsOf('debitGiftCard')).toEqual([first]);
   // The card of that debit is on screen again.
   expect(await screen.findByTestId('gift-card')).toBeTruthy();
-  expect(window.sessionStorage.length).toBe(0);
+  expect(window.localStorage.length).toBe(0);
 });
 
 test('refused: the service’s reason, and nothing taken', async () => {
