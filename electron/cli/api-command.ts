@@ -2,7 +2,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Operation } from '../../shared/api/operation.ts';
 import { type OperationName, operationList, operations } from '../../shared/api/operations.ts';
 import type { CommerceApiClient, PdfDocument } from '../api/index.ts';
-import { buildClient, loadCredentials, requireApiBaseUrl } from './api-connection.ts';
+import type { Logger } from '../logging/index.ts';
+import {
+  buildClient,
+  loadCredentials,
+  requireApiBaseUrl,
+  withSavedBaseUrl,
+} from './api-connection.ts';
 import {
   CommandError,
   type CommandLine,
@@ -10,8 +16,12 @@ import {
   type Io,
   exitCodes,
   loggerFor,
+  messageOf,
   parseFlags,
+  profileOf,
+  profileReport,
   runCommand,
+  setupSettingsOf,
 } from './command.ts';
 
 /**
@@ -28,11 +38,12 @@ export const apiUsage = `usage:
   kioskctl catalog|outbox|print|printers|credentials|contract|status ... --help   (the other commands, each with its own help)
 
 global flags, taken by every command (each ignores those it has no use for), before or after its own:
-  --base-url      the Commerce API base URL (or env KIOSK_API_BASE_URL)
+  --base-url      the Commerce API base URL (else the one saved in Setup, else env KIOSK_API_BASE_URL)
   --credentials   a JSON file {"email": "...", "password": "..."} (or env KIOSK_API_EMAIL, KIOSK_API_PASSWORD)
   --data-dir      the kiosk data directory (or env KIOSK_DATA_DIR)
   --cups-server   the CUPS scheduler, host:port (or env KIOSK_CUPS_SERVER)
-  --verbose       redacted JSON log lines on stderr
+  --verbose       redacted JSON log lines on stderr (api: with the base URL and profile it used)
+  --profile       the integration profile file (else KIOSK_API_PROFILE, else the one saved in Setup)
 
 api flags:
   --param         a path or query parameter of the operation; repeat for several
@@ -138,13 +149,17 @@ async function callFromShell(request: ApiRequest, globals: GlobalFlags, io: Io):
     );
   }
 
-  const baseUrl = requireApiBaseUrl(globals, io.env);
+  // The kiosk app's service: --base-url, else the one saved in Setup, else KIOSK_API_BASE_URL.
+  const chosen = withSavedBaseUrl(globals, setupSettingsOf(globals, io.env).apiBaseUrl);
+  const baseUrl = requireApiBaseUrl(chosen, io.env);
   const input = await buildInput(operation, request);
-  const credentials = await loadCredentials(globals, io.env);
+  const credentials = await loadCredentials(chosen, io.env);
+  const logger = loggerFor(globals, io, 'kioskctl');
+  logSettings(globals, io, logger, baseUrl);
   const client = buildClient({
     baseUrl,
     credentials: async () => credentials,
-    logger: loggerFor(globals, io, 'kioskctl'),
+    logger,
   });
   try {
     const result = await callOperation(client, name, input);
@@ -159,6 +174,22 @@ async function callFromShell(request: ApiRequest, globals: GlobalFlags, io: Io):
     return exitCodes.ok;
   } finally {
     client.close();
+  }
+}
+
+/**
+ * What `api` runs with, as the other commands say it: the service, and the integration profile
+ * by the kiosk app's rule. `api` prints the service's reply as it came, so it sends and reads
+ * nothing through the profile (a raw call is the last-resort diagnostic): the profile is only
+ * said, on the --verbose log, and a profile file that cannot be used does not stop the call.
+ */
+function logSettings(globals: GlobalFlags, io: Io, logger: Logger, baseUrl: string): void {
+  if (!globals.verbose) return;
+  try {
+    const profile = profileReport(profileOf(globals, io.env));
+    logger.info('kioskctl.api.settings', { baseUrl, profile });
+  } catch (error) {
+    logger.warn('kioskctl.api.settings', { baseUrl, profileError: messageOf(error) });
   }
 }
 

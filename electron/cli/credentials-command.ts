@@ -147,7 +147,7 @@ async function run(
         print,
         seen,
         logger: loggerFor(globals, io, 'kioskctl.credentials'),
-        profile: profileOf(globals, io.env),
+        profile: profileOf(globals, io.env).profile,
       });
     default:
       return clear(chain, print);
