@@ -21,8 +21,8 @@ import {
   profileOf,
   profileReport,
   runCommand,
-  setupSettingsOf,
 } from './command.ts';
+import type { SetupSettings } from './setup-settings.ts';
 
 /**
  * `kioskctl api`: one contract operation from a technician's shell, through the same client the
@@ -150,12 +150,13 @@ async function callFromShell(request: ApiRequest, globals: GlobalFlags, io: Io):
   }
 
   // The kiosk app's service: --base-url, else the one saved in Setup, else KIOSK_API_BASE_URL.
-  const chosen = withSavedBaseUrl(globals, setupSettingsOf(globals, io.env).apiBaseUrl);
+  const setup = await setupOf(globals, io);
+  const chosen = withSavedBaseUrl(globals, setup?.settings.apiBaseUrl);
   const baseUrl = requireApiBaseUrl(chosen, io.env);
   const input = await buildInput(operation, request);
   const credentials = await loadCredentials(chosen, io.env);
   const logger = loggerFor(globals, io, 'kioskctl');
-  logSettings(globals, io, logger, baseUrl);
+  logSettings(globals, io.env, logger, baseUrl, setup);
   const client = buildClient({
     baseUrl,
     credentials: async () => credentials,
@@ -177,16 +178,41 @@ async function callFromShell(request: ApiRequest, globals: GlobalFlags, io: Io):
   }
 }
 
+interface ApiSetup {
+  readonly settings: SetupSettings;
+  readonly profilePath: string | null | undefined;
+}
+
+/**
+ * Setup's settings when they can matter: no --base-url and a data directory (--data-dir or
+ * KIOSK_DATA_DIR), or --verbose (which says the profile). Loaded only then, so that `api`, the
+ * last-resort diagnostic, starts without the rest of the kiosk otherwise.
+ */
+async function setupOf(globals: GlobalFlags, io: Io): Promise<ApiSetup | undefined> {
+  const dataDir = globals.dataDir ?? io.env['KIOSK_DATA_DIR'];
+  const given = dataDir !== undefined && dataDir !== '';
+  if (!globals.verbose && (globals.baseUrl !== undefined || !given)) return undefined;
+  const { setupSettingsOf } = await import('./setup-settings.ts');
+  const settings = setupSettingsOf(globals, io.env);
+  return { settings, profilePath: settings.profilePath };
+}
+
 /**
  * What `api` runs with, as the other commands say it: the service, and the integration profile
  * by the kiosk app's rule. `api` prints the service's reply as it came, so it sends and reads
  * nothing through the profile (a raw call is the last-resort diagnostic): the profile is only
  * said, on the --verbose log, and a profile file that cannot be used does not stop the call.
  */
-function logSettings(globals: GlobalFlags, io: Io, logger: Logger, baseUrl: string): void {
+function logSettings(
+  globals: GlobalFlags,
+  env: Io['env'],
+  logger: Logger,
+  baseUrl: string,
+  setup: ApiSetup | undefined,
+): void {
   if (!globals.verbose) return;
   try {
-    const profile = profileReport(profileOf(globals, io.env));
+    const profile = profileReport(profileOf(globals, env, setup?.profilePath));
     logger.info('kioskctl.api.settings', { baseUrl, profile });
   } catch (error) {
     logger.warn('kioskctl.api.settings', { baseUrl, profileError: messageOf(error) });

@@ -1,5 +1,4 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import { savedSettings, type SettingsOverrides } from '../kiosk/settings-store.ts';
 import { type LoadedProfile, ProfileError, loadProfile } from '../profile/index.ts';
 import { isCommerceApiError } from '../api/index.ts';
 import { createRedactingLogger, type Logger, silentLogger } from '../logging/index.ts';
@@ -194,36 +193,21 @@ export function parseGlobalFlags(argv: readonly string[]): {
 /**
  * The integration profile a command reads and writes the service's 'not shown' records with, by
  * the kiosk app's own rule (`chooseProfile`): `--profile`, else KIOSK_API_PROFILE, else the file
- * an administrator saved in Setup (the settings file of the data directory: `dataDir`, else
- * `--data-dir`, else KIOSK_DATA_DIR, read only when it exists), else the default. A missing or
- * invalid file is refused before anything is sent. Where it came from is part of the answer:
- * each command says which profile it used.
+ * an administrator saved in Setup (`savedPath`: `setupProfileOf` in setup-settings.ts reads it
+ * from the data directory), else the default. A missing or invalid file is refused before
+ * anything is sent. Where it came from is part of the answer: each command says which it used.
  */
-export function profileOf(globals: GlobalFlags, env: Io['env'], dataDir?: string): LoadedProfile {
+export function profileOf(
+  globals: GlobalFlags,
+  env: Io['env'],
+  savedPath?: string | null,
+): LoadedProfile {
   try {
-    return loadProfile({
-      flag: globals.profile,
-      env,
-      settingsPath: setupSettingsOf(globals, env, dataDir).profilePath,
-    });
+    return loadProfile({ flag: globals.profile, env, settingsPath: savedPath });
   } catch (error) {
     if (error instanceof ProfileError) throw new CommandError(error.code, error.message);
     throw error;
   }
-}
-
-/**
- * What an administrator saved in Setup (the settings file of the data directory: `dataDir`, else
- * `--data-dir`, else KIOSK_DATA_DIR), as the kiosk app reads it; nothing without a data directory
- * or a file. Read only: the directory is not created.
- */
-export function setupSettingsOf(
-  globals: GlobalFlags,
-  env: Io['env'],
-  dataDir?: string,
-): SettingsOverrides {
-  const settingsDir = dataDir ?? globals.dataDir ?? env['KIOSK_DATA_DIR'];
-  return settingsDir === undefined || settingsDir === '' ? {} : savedSettings(settingsDir);
 }
 
 /** The profile as a command reports it: `{"name","source","path"}`. */

@@ -10,11 +10,10 @@ import {
   exitCodes,
   loggerFor,
   parseFlags,
-  profileOf,
   profileReport,
   runCommand,
-  setupSettingsOf,
 } from './command.ts';
+import { setupProfileOf, setupSettingsOf } from './setup-settings.ts';
 
 /**
  * `kioskctl contract`: how the configured Commerce API answers what the kiosk reads (`check`),
@@ -72,7 +71,7 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
   }
   const [command, ...rest] = positionals;
   // The kiosk app's: --profile, KIOSK_API_PROFILE, the one saved in Setup, the default.
-  const loaded = profileOf(globals, io.env);
+  const loaded = setupProfileOf(globals, io.env);
   const { profile } = loaded;
   switch (command) {
     case 'check': {

@@ -2,7 +2,7 @@
 import { DebitRequestId } from '../../shared/ipc/gift-cards.ts';
 import type { IntegrationProfile } from '../../shared/profile/index.ts';
 import { type Clock, isCommerceApiError } from '../api/index.ts';
-import { savedOfflineLimits, savedSettings } from '../kiosk/settings-store.ts';
+import { savedOfflineLimits, savedSettings } from '../kiosk/index.ts';
 import type { Logger } from '../logging/index.ts';
 import {
   connectivityOf,
@@ -228,7 +228,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
   // The kiosk app's settings and profile, by its own rules (the commands that do not write a
   // body nor read the service load no profile: a broken one does not hide the rows).
   const saved = savedSettings(dataDir, logger);
-  const profileInUse = once(() => profileOf(globals, io.env, dataDir));
+  const profileInUse = once(() => profileOf(globals, io.env, saved.profilePath));
   const sendsOrReads = command === 'enqueue' || command === 'drain' || command === 'resume';
   if (sendsOrReads) profileInUse();
   const connectSettings = (): ConnectSettings => ({
@@ -357,9 +357,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
           ...context.sender,
         });
         const report = await sender.drain({ untilEmpty: false, timeoutMs });
-        io.stdout(
-          `${JSON.stringify({ ...said(), rebuilt, newKeys, debits, drain: report })}\n`,
-        );
+        io.stdout(`${JSON.stringify({ ...said(), rebuilt, newKeys, debits, drain: report })}\n`);
         return drainExitCode(report, false);
       }
       case 'list': {
@@ -376,9 +374,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         return outboxExitCodes.ok;
       }
       case 'cancel': {
-        io.stdout(
-          `${JSON.stringify(debitView(makeOutbox(db, setup).cancel(id!)))}\n`,
-        );
+        io.stdout(`${JSON.stringify(debitView(makeOutbox(db, setup).cancel(id!)))}\n`);
         return outboxExitCodes.ok;
       }
       case 'report': {

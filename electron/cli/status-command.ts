@@ -139,7 +139,7 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
   const logger = loggerFor(globals, io, 'kioskctl.status');
   const saved = savedSettings(dataDir, logger);
   // The rule every command follows: --profile, KIOSK_API_PROFILE, Setup's, the default.
-  const profile: ProfileInUse = profileReport(profileOf(globals, io.env, dataDir));
+  const profile: ProfileInUse = profileReport(profileOf(globals, io.env, saved.profilePath));
 
   const database = openDatabase({ dataDir, schema: kioskSchema });
   let service: ServiceAccess | undefined;

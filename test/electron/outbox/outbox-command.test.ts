@@ -144,9 +144,13 @@ describe('kioskctl outbox', () => {
     // enqueue, the card read at 4.50 refuses it on the spot: exit 6, see offline-cards.)
     const requestId = randomUUID();
     const lowBalance = ['outbox', 'enqueue', '--card', demoGiftCards.lowBalance, '--amount', '50'];
-    const stored = await kioskctl([...lowBalance, '--request-id', requestId], {}, {
-      KIOSK_API_BASE_URL: '',
-    });
+    const stored = await kioskctl(
+      [...lowBalance, '--request-id', requestId],
+      {},
+      {
+        KIOSK_API_BASE_URL: '',
+      },
+    );
     expect(stored.code).toBe(outboxExitCodes.ok);
     const refused = await kioskctl([...lowBalance, '--request-id', requestId, '--wait', '10']);
     expect(refused.code).toBe(outboxExitCodes.apiError);
@@ -378,9 +382,13 @@ describe('kioskctl outbox', () => {
   it('drain --until-empty sends everything and reports; exit 7 while another process holds the sender lease', async () => {
     await kioskctl(['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '1']);
     // The service unreachable: the inactive card is not read, the service refuses it later.
-    await kioskctl(['outbox', 'enqueue', '--card', demoGiftCards.inactive, '--amount', '1'], {}, {
-      KIOSK_API_BASE_URL: '',
-    });
+    await kioskctl(
+      ['outbox', 'enqueue', '--card', demoGiftCards.inactive, '--amount', '1'],
+      {},
+      {
+        KIOSK_API_BASE_URL: '',
+      },
+    );
     const drain = await kioskctl(['outbox', 'drain', '--until-empty', '--timeout', '10']);
     expect(drain.code).toBe(outboxExitCodes.ok);
     expect(json(drain.stdout[0])).toMatchObject({
