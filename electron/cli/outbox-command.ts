@@ -58,24 +58,34 @@ import {
 /**
  * `kioskctl outbox ...`: the durable gift-card debit outbox from a technician's shell, on the
  * kiosk's own data directory (the same database the kiosk app uses; the sender lease keeps the
- * two from sending at once).
+ * two from sending at once), with the kiosk app's settings and integration profile.
  *
  *   kioskctl [global flags] outbox <command>
  *     enqueue --card <giftCardId> --amount <eur> [--reference <r>] [--policy prefer_online|require_online]
  *             [--request-id <uuid>] [--wait <s>]
- *         Prints {"id","idempotencyKey","requestId","state","replayed"} on one line once the row
- *         is committed, then, if the debit is settled (at once, or within --wait), a second line
- *         {"outcome": {...}}. The request id names this logical debit (absent: a new one, printed
- *         so the command can be run again with it): run again with the same one after a lost
- *         session, it prints the debit already stored ("replayed": true), never a second one; the
- *         same id with another card, amount or reference is refused (exit 2, REQUEST_ID_REUSED).
- *     drain [--until-empty] [--timeout <s>]    runs the sender; prints a JSON report
+ *         Prints {"id","idempotencyKey","requestId","state","replayed","profile"} on one line once
+ *         the row is committed, then, if the debit is settled (at once, or within --wait), a
+ *         second line {"outcome": {...}}. The request id names this logical debit (absent: a new
+ *         one, printed so the command can be run again with it): run again with the same one
+ *         after a lost session, it prints the debit already stored ("replayed": true), never a
+ *         second one; the same id with another card, amount or reference is refused (exit 2,
+ *         REQUEST_ID_REUSED). The app's card checks apply, --wait or not: the service, when
+ *         configured, is probed and the card read from it first; else what the kiosk last read
+ *         of it. Without --wait nobody waits for the answer: the offline limits apply before the
+ *         commit. With --wait, a debit over them whose answer did not come is withdrawn if
+ *         nothing of it reached the service (exit 6), else kept for the service (exit 4).
+ *     drain [--until-empty] [--timeout <s>]    runs the sender; prints a JSON report, "profile"
+ *                                              in it
  *     resume [--timeout <s>]                   after an administrator fixed the integration profile
- *                                              or the account's scopes: rebuilds every pending body
- *                                              with the profile (a changed body gets a new
- *                                              Idempotency-Key, the old one kept in the debit's key
- *                                              history), then drains once; prints
- *                                              {"rebuilt","newKeys","drain":{...}}
+ *                                              or the account's scopes: rebuilds with the profile
+ *                                              the bodies of the debits held for their shape or
+ *                                              scope (400/403) and of those never sent, never of
+ *                                              one waiting for a retry (a changed body under a key
+ *                                              already sent gets a new Idempotency-Key, the old
+ *                                              one kept in the debit's key history), then drains
+ *                                              once; prints {"profile","rebuilt","newKeys",
+ *                                              "debits":[{"id","reason","previousKey",
+ *                                              "idempotencyKey"}],"drain":{...}}
  *     list [--state <state>]                   {"debits": [...]}, each with "heldReason" (a 400 or
  *                                              403 holds it for an administrator) and "keys"
  *     show <id>                                the debit as JSON
@@ -83,25 +93,32 @@ import {
  *     report --date <YYYY-MM-DD>               the end-of-day report: {"date","debits":[...]},
  *                                              each with "acceptedOffline" and "staffResolution"
  *
- * `--data-dir` defaults to env KIOSK_DATA_DIR; `--base-url`/`--credentials` (or env
- * KIOSK_API_BASE_URL, KIOSK_API_EMAIL, KIOSK_API_PASSWORD) are needed by `drain`, `enqueue --wait`
- * and `--policy require_online` only: a debit can be accepted with the network down. The offline
- * limits are the kiosk app's: those an administrator saved in the data directory's
- * kiosk-settings.json apply here too.
+ * `--data-dir` defaults to env KIOSK_DATA_DIR. The service is `--base-url`, else the one saved in
+ * Setup, else KIOSK_API_BASE_URL, with `--credentials` (or KIOSK_API_EMAIL, KIOSK_API_PASSWORD,
+ * the vault); needed by `drain`, `resume`, `enqueue --wait` and `--policy require_online` only:
+ * a debit can be accepted with the network down. The profile is the app's: `--profile`, else
+ * KIOSK_API_PROFILE, else the one saved in Setup, else the default. The offline limits and the
+ * shop are the kiosk app's too: what an administrator saved in the data directory's
+ * kiosk-settings.json applies here (the shop, else KIOSK_SHOP_ID).
  *
  * Exit codes (kioskctl's 0-5, plus three of the outbox's own):
- *   0  done (enqueue: committed; --wait: applied, or still pending when the wait ended)
+ *   0  done (enqueue: committed; --wait: applied, or stored offline when the wait ended)
  *   1  unexpected internal error
  *   2  refused locally: bad flag, bad amount, unknown id, missing configuration, a request id
  *      reused for another debit; nothing stored
  *   3  the API refused: --wait ended refused/failed, or drain paused on rejected credentials or
  *      a held debit (400: the integration profile's body; 403: the account's scopes)
- *   4  drain --until-empty: rows still open when the timeout passed (service unreachable or slow)
+ *   4  no answer: drain --until-empty with rows still open when the timeout passed (service
+ *      unreachable or slow); enqueue --wait over an offline limit, its answer not in and the
+ *      debit perhaps with the service (OUTBOX_ANSWER_AWAITED: kept, not accepted; run the same
+ *      request id again for its outcome)
  *   5  contract violation (from the client)
- *   6  not accepted: an offline limit, or require_online while offline; or, the service found
- *      unreachable, what the kiosk last read of the card: OUTBOX_OVER_KNOWN_BALANCE (over its
- *      balance minus the debits still waiting), OUTBOX_UNKNOWN_CARD (never read, over the
- *      unknownCardOffline policy), OUTBOX_CARD_NOT_DEBITABLE (expired, inactive...); nothing stored
+ *   6  not accepted, nothing taken: an offline limit (OUTBOX_LIMIT_EXCEEDED; after --wait, the
+ *      debit withdrawn before any of it reached the service), or require_online while offline;
+ *      or what the kiosk knows of the card, whatever the connectivity: OUTBOX_OVER_KNOWN_BALANCE
+ *      (over its balance minus the debits still waiting, every process's), OUTBOX_UNKNOWN_CARD
+ *      (never read, over the unknownCardOffline policy), OUTBOX_CARD_NOT_DEBITABLE (expired,
+ *      inactive...)
  *   7  not now: cancel of a debit already attempted or settled; drain while another process
  *      (the kiosk app) holds the sender lease
  *   8  storage: the data directory cannot be used; the database is empty, not SQLite, damaged or
@@ -179,19 +196,25 @@ export const outboxUsage = `usage: kioskctl [global flags] outbox <command>
           [--request-id <uuid>] [--wait <s>]
       --request-id names this logical debit: run again with it (a lost session), the debit
       already stored is printed, never a second one; absent, a new one is printed
+      the kiosk's card checks apply, --wait or not (the service, when reachable, is asked for
+      the card first); without --wait the offline limits apply before the commit
   drain [--until-empty] [--timeout <s>]
   resume [--timeout <s>]
       once an administrator fixed the integration profile or the account's scopes: rebuilds the
-      held debits' bodies (a changed body gets a new key; the old one stays in its history) and
-      sends them
+      bodies of the debits held for them (400/403) and of those never sent, never of one
+      waiting for a retry (a changed body gets a new key; the old one stays in its history),
+      prints which, and sends them
+the profile: --profile, else KIOSK_API_PROFILE, else the one saved in Setup; each command
+that sends says which ("profile")
   list [--state ${debitStates.join('|')}]
   show <id>
   cancel <id>
   report --date <YYYY-MM-DD>
       every debit accepted that local day, its state, offline or not, and how staff resolved
       the refused ones
-exit codes: 0 ok, 1 unexpected, 2 refused locally, 3 API refused, 4 not drained in time,
-            5 contract violation, 6 not accepted (offline limit / offline), 7 not now, 8 storage
+exit codes: 0 ok, 1 unexpected, 2 refused locally, 3 API refused, 4 no answer in time,
+            5 contract violation, 6 not accepted (offline limit / offline / card checks),
+            7 not now, 8 storage
 `;
 
 /** Runs `kioskctl outbox <command> ...` (`argv` is kioskctl's, as typed). */
