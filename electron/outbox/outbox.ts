@@ -675,14 +675,18 @@ export class Outbox {
     const off = this.events.on((event) => {
       if ('debit' in event && event.debit.id === id) wakeup.wake();
     });
+    // The attempt count the last decision during the wait was taken at: decided once per attempt.
+    let decidedAt = 0;
     try {
       for (;;) {
         const debit = this.get(id);
         if (isTerminal(debit.state)) return answered(debit);
         const ended = this.clock.now() >= deadline;
         // An attempt ended without a definitive answer: the row waits for a retry.
-        const unanswered = debit.state === 'pending' && debit.attempts > 0;
-        if (ended || (unanswered && !debit.acceptedOffline)) {
+        const unanswered =
+          debit.state === 'pending' && debit.attempts > decidedAt && !debit.acceptedOffline;
+        if (ended || unanswered) {
+          decidedAt = debit.attempts;
           const verdict = this.#storedOfflineVerdict(id, ended);
           if (verdict.kind === 'settled') return answered(verdict.debit);
           if (verdict.kind === 'withdrawn') {
