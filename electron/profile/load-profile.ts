@@ -98,8 +98,15 @@ export function chooseProfile(where: ProfilePlaces): {
   return { source: 'default', path: null };
 }
 
-/** The profile `chooseProfile` picks, loaded; a ProfileError when its file cannot be used. */
-export function loadProfile(where: ProfilePlaces): LoadedProfile {
+/**
+ * The profile `chooseProfile` picks, loaded; a ProfileError when its file cannot be used. (The
+ * places spelled out, not `ProfilePlaces`: this signature is part of the package's public API.)
+ */
+export function loadProfile(where: {
+  readonly flag?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly settingsPath?: string | null | undefined;
+}): LoadedProfile {
   const { source, path } = chooseProfile(where);
   if (path === null) return { profile: defaultProfile, source, path };
   return { profile: loadProfileFile(path), source, path };
