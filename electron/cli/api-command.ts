@@ -2,7 +2,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Operation } from '../../shared/api/operation.ts';
 import { type OperationName, operationList, operations } from '../../shared/api/operations.ts';
 import type { CommerceApiClient, PdfDocument } from '../api/index.ts';
-import { buildClient, loadCredentials, requireApiBaseUrl } from './api-connection.ts';
+import type { Logger } from '../logging/index.ts';
+import {
+  buildClient,
+  loadCredentials,
+  requireApiBaseUrl,
+  withSavedBaseUrl,
+} from './api-connection.ts';
 import {
   CommandError,
   type CommandLine,
@@ -10,9 +16,13 @@ import {
   type Io,
   exitCodes,
   loggerFor,
+  messageOf,
   parseFlags,
+  profileOf,
+  profileReport,
   runCommand,
 } from './command.ts';
+import type { SetupSettings } from './setup-settings.ts';
 
 /**
  * `kioskctl api`: one contract operation from a technician's shell, through the same client the
@@ -28,11 +38,12 @@ export const apiUsage = `usage:
   kioskctl catalog|outbox|print|printers|credentials|contract|status ... --help   (the other commands, each with its own help)
 
 global flags, taken by every command (each ignores those it has no use for), before or after its own:
-  --base-url      the Commerce API base URL (or env KIOSK_API_BASE_URL)
+  --base-url      the Commerce API base URL (else the one saved in Setup, else env KIOSK_API_BASE_URL)
   --credentials   a JSON file {"email": "...", "password": "..."} (or env KIOSK_API_EMAIL, KIOSK_API_PASSWORD)
   --data-dir      the kiosk data directory (or env KIOSK_DATA_DIR)
   --cups-server   the CUPS scheduler, host:port (or env KIOSK_CUPS_SERVER)
-  --verbose       redacted JSON log lines on stderr
+  --verbose       redacted JSON log lines on stderr (api: with the base URL and profile it used)
+  --profile       the integration profile file (else KIOSK_API_PROFILE, else the one saved in Setup)
 
 api flags:
   --param         a path or query parameter of the operation; repeat for several
@@ -138,13 +149,18 @@ async function callFromShell(request: ApiRequest, globals: GlobalFlags, io: Io):
     );
   }
 
-  const baseUrl = requireApiBaseUrl(globals, io.env);
+  // The kiosk app's service: --base-url, else the one saved in Setup, else KIOSK_API_BASE_URL.
+  const setup = await setupOf(globals, io);
+  const chosen = withSavedBaseUrl(globals, setup?.settings.apiBaseUrl);
+  const baseUrl = requireApiBaseUrl(chosen, io.env);
   const input = await buildInput(operation, request);
-  const credentials = await loadCredentials(globals, io.env);
+  const credentials = await loadCredentials(chosen, io.env);
+  const logger = loggerFor(globals, io, 'kioskctl');
+  logSettings(globals, io.env, logger, baseUrl, setup);
   const client = buildClient({
     baseUrl,
     credentials: async () => credentials,
-    logger: loggerFor(globals, io, 'kioskctl'),
+    logger,
   });
   try {
     const result = await callOperation(client, name, input);
@@ -159,6 +175,47 @@ async function callFromShell(request: ApiRequest, globals: GlobalFlags, io: Io):
     return exitCodes.ok;
   } finally {
     client.close();
+  }
+}
+
+interface ApiSetup {
+  readonly settings: SetupSettings;
+  readonly profilePath: string | null | undefined;
+}
+
+/**
+ * Setup's settings when they can matter: no --base-url and a data directory (--data-dir or
+ * KIOSK_DATA_DIR), or --verbose (which says the profile). Loaded only then, so that `api`, the
+ * last-resort diagnostic, starts without the rest of the kiosk otherwise.
+ */
+async function setupOf(globals: GlobalFlags, io: Io): Promise<ApiSetup | undefined> {
+  const dataDir = globals.dataDir ?? io.env['KIOSK_DATA_DIR'];
+  const given = dataDir !== undefined && dataDir !== '';
+  if (!globals.verbose && (globals.baseUrl !== undefined || !given)) return undefined;
+  const { setupSettingsOf } = await import('./setup-settings.ts');
+  const settings = setupSettingsOf(globals, io.env);
+  return { settings, profilePath: settings.profilePath };
+}
+
+/**
+ * What `api` runs with, as the other commands say it: the service, and the integration profile
+ * by the kiosk app's rule. `api` prints the service's reply as it came, so it sends and reads
+ * nothing through the profile (a raw call is the last-resort diagnostic): the profile is only
+ * said, on the --verbose log, and a profile file that cannot be used does not stop the call.
+ */
+function logSettings(
+  globals: GlobalFlags,
+  env: Io['env'],
+  logger: Logger,
+  baseUrl: string,
+  setup: ApiSetup | undefined,
+): void {
+  if (!globals.verbose) return;
+  try {
+    const profile = profileReport(profileOf(globals, env, setup?.profilePath));
+    logger.info('kioskctl.api.settings', { baseUrl, profile });
+  } catch (error) {
+    logger.warn('kioskctl.api.settings', { baseUrl, profileError: messageOf(error) });
   }
 }
 

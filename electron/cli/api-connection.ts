@@ -41,6 +41,20 @@ export function apiBaseUrl(globals: GlobalFlags, env: Io['env']): string | undef
   return parsed.data;
 }
 
+/**
+ * The global flags naming the service the kiosk app uses: `--base-url`, else the base URL an
+ * administrator saved in Setup (`saved`; null, the embedded demo sandbox, is none kioskctl can
+ * reach), else KIOSK_API_BASE_URL.
+ */
+export function withSavedBaseUrl(
+  globals: GlobalFlags,
+  saved: string | null | undefined,
+): GlobalFlags {
+  return globals.baseUrl === undefined && typeof saved === 'string'
+    ? { ...globals, baseUrl: saved }
+    : globals;
+}
+
 export function requireApiBaseUrl(globals: GlobalFlags, env: Io['env']): string {
   const baseUrl = apiBaseUrl(globals, env);
   if (baseUrl === undefined) {

@@ -19,9 +19,9 @@ import {
   exitCodes,
   loggerFor,
   parseFlags,
-  profileOf,
   runCommand,
 } from './command.ts';
+import { setupProfileOf } from './setup-settings.ts';
 
 /**
  * `kioskctl catalog`: the technician's view of the catalogue mirror in a kiosk's data directory.
@@ -131,7 +131,7 @@ async function sync(
 ): Promise<number> {
   const { io } = context;
   // The referential lists are 'not shown': read (and paged) the way the profile says.
-  const profile = profileOf(globals, io.env);
+  const { profile } = setupProfileOf(globals, io.env);
   const client = await connect(globals, context);
   const bar = context.stderrIsTty ? new ProgressBar(io) : undefined;
   try {

@@ -1,6 +1,5 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import type { IntegrationProfile } from '../../shared/profile/index.ts';
-import { ProfileError, loadProfile } from '../profile/index.ts';
+import { type LoadedProfile, ProfileError, loadProfile } from '../profile/index.ts';
 import { isCommerceApiError } from '../api/index.ts';
 import { createRedactingLogger, type Logger, silentLogger } from '../logging/index.ts';
 import { prepareDataDir, StorageError, storageErrorOf } from '../storage/index.ts';
@@ -126,7 +125,10 @@ export interface GlobalFlags {
   readonly cupsServer: string | undefined;
   /** `--verbose`: redacted JSON log lines on stderr. */
   readonly verbose: boolean;
-  /** `--profile`: the integration profile file (else KIOSK_API_PROFILE, else the default). */
+  /**
+   * `--profile`: the integration profile file (else KIOSK_API_PROFILE, else the one saved in
+   * Setup, else the default: `profileOf`).
+   */
   readonly profile: string | undefined;
 }
 
@@ -189,17 +191,32 @@ export function parseGlobalFlags(argv: readonly string[]): {
 }
 
 /**
- * The integration profile a command reads and writes the service's 'not shown' records with:
- * `--profile`, else KIOSK_API_PROFILE, else the default. A missing or invalid file is refused
- * before anything is sent.
+ * The integration profile a command reads and writes the service's 'not shown' records with, by
+ * the kiosk app's own rule (`chooseProfile`): `--profile`, else KIOSK_API_PROFILE, else the file
+ * an administrator saved in Setup (`savedPath`: `setupProfileOf` in setup-settings.ts reads it
+ * from the data directory), else the default. A missing or invalid file is refused before
+ * anything is sent. Where it came from is part of the answer: each command says which it used.
  */
-export function profileOf(globals: GlobalFlags, env: Io['env']): IntegrationProfile {
+export function profileOf(
+  globals: GlobalFlags,
+  env: Io['env'],
+  savedPath?: string | null,
+): LoadedProfile {
   try {
-    return loadProfile({ flag: globals.profile, env }).profile;
+    return loadProfile({ flag: globals.profile, env, settingsPath: savedPath });
   } catch (error) {
     if (error instanceof ProfileError) throw new CommandError(error.code, error.message);
     throw error;
   }
+}
+
+/** The profile as a command reports it: `{"name","source","path"}`. */
+export function profileReport(loaded: LoadedProfile): {
+  readonly name: string;
+  readonly source: LoadedProfile['source'];
+  readonly path: string | null;
+} {
+  return { name: loaded.profile.name, source: loaded.source, path: loaded.path };
 }
 
 /** The command's name: the first word that is neither a flag nor a global flag's value. */

@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { ContractReport, ValueReport } from '../../shared/profile/index.ts';
 import { ContractDocumentError, checkContract, importContract } from '../contract/index.ts';
-import { connectApi } from './api-connection.ts';
+import type { LoadedProfile } from '../profile/index.ts';
+import { connectApi, withSavedBaseUrl } from './api-connection.ts';
 import {
   CommandError,
   type CommandLine,
@@ -9,9 +10,10 @@ import {
   exitCodes,
   loggerFor,
   parseFlags,
-  profileOf,
+  profileReport,
   runCommand,
 } from './command.ts';
+import { setupProfileOf, setupSettingsOf } from './setup-settings.ts';
 
 /**
  * `kioskctl contract`: how the configured Commerce API answers what the kiosk reads (`check`),
@@ -35,7 +37,10 @@ export const contractUsage = `usage:
       compares the vendor's OpenAPI 3.0 document with the kiosk's assumptions; --write-profile
       writes a profile derived from it, every value it could not decide marked "?"
 
-The profile is --profile <file>, else KIOSK_API_PROFILE, else the default (the sandbox's shapes).
+The profile is the kiosk app's: --profile <file>, else KIOSK_API_PROFILE, else the one saved in
+Setup (the data directory's settings: --data-dir or KIOSK_DATA_DIR), else the default (the
+sandbox's shapes); check says which ("profile" in --json). The service is --base-url, else the
+one saved in Setup, else KIOSK_API_BASE_URL.
 
 exit codes: 0 everything the kiosk needs resolves / no difference, 2 refused locally,
             3 API error, 4 network, 9 CONTRACT_INCOMPLETE (check), 10 CONTRACT_DIFFERS (import)
@@ -65,18 +70,25 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
     return exitCodes.ok;
   }
   const [command, ...rest] = positionals;
-  const profile = profileOf(globals, io.env);
+  // The kiosk app's: --profile, KIOSK_API_PROFILE, the one saved in Setup, the default.
+  const loaded = setupProfileOf(globals, io.env);
+  const { profile } = loaded;
   switch (command) {
     case 'check': {
       if (rest.length > 0) throw new CommandError('USAGE', `unexpected argument "${rest[0]}"`);
       if (values['write-profile'] !== undefined)
         throw new CommandError('USAGE', '--write-profile is for contract import');
-      const client = await connectApi(globals, io.env, {
+      const saved = setupSettingsOf(globals, io.env);
+      const client = await connectApi(withSavedBaseUrl(globals, saved.apiBaseUrl), io.env, {
         logger: loggerFor(globals, io, 'kioskctl.contract'),
       });
       try {
         const report = await checkContract(client, profile);
-        io.stdout(values.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+        io.stdout(
+          values.json
+            ? `${JSON.stringify({ ...report, profile: profileReport(loaded) })}\n`
+            : formatReport(report, loaded),
+        );
         if (!report.ok) {
           io.stderr(
             `${JSON.stringify({ error: { code: 'CONTRACT_INCOMPLETE', message: `not found with profile "${profile.name}": ${report.missingNeeded.join(', ')}` } })}\n`,
@@ -117,8 +129,9 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
   }
 }
 
-function formatReport(report: ContractReport): string {
-  const lines = [`profile: ${report.profileName}   checked at ${report.checkedAt}`, ''];
+function formatReport(report: ContractReport, loaded: LoadedProfile): string {
+  const from = loaded.path === null ? loaded.source : `${loaded.source}: ${loaded.path}`;
+  const lines = [`profile: ${report.profileName} (${from})   checked at ${report.checkedAt}`, ''];
   for (const operation of report.operations) {
     const status = operation.status === null ? '-' : String(operation.status);
     lines.push(

@@ -31,10 +31,10 @@ import {
   exitCodes,
   loggerFor,
   parseFlags,
-  profileOf,
   refuseFlagsBeyond,
   runCommand,
 } from './command.ts';
+import { setupProfileOf } from './setup-settings.ts';
 
 /**
  * `kioskctl credentials set|status|clear`: the integration account in the kiosk's vault, from a
@@ -147,7 +147,7 @@ async function run(
         print,
         seen,
         logger: loggerFor(globals, io, 'kioskctl.credentials'),
-        profile: profileOf(globals, io.env),
+        profile: setupProfileOf(globals, io.env).profile,
       });
     default:
       return clear(chain, print);

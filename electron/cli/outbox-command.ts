@@ -2,7 +2,7 @@
 import { DebitRequestId } from '../../shared/ipc/gift-cards.ts';
 import type { IntegrationProfile } from '../../shared/profile/index.ts';
 import { type Clock, isCommerceApiError } from '../api/index.ts';
-import { savedOfflineLimits } from '../kiosk/index.ts';
+import { savedOfflineLimits, savedSettings } from '../kiosk/index.ts';
 import type { Logger } from '../logging/index.ts';
 import {
   connectivityOf,
@@ -14,6 +14,7 @@ import {
   type DrainReport,
   heldReasonOf,
   isTerminal,
+  isWithdrawn,
   OfflineCardRefused,
   type OfflineLimits,
   Outbox,
@@ -25,7 +26,7 @@ import {
 } from '../outbox/index.ts';
 import { type KioskDatabase, openDatabase, StorageError } from '../storage/index.ts';
 import { kioskSchema } from '../schema.ts';
-import { connectApi } from './api-connection.ts';
+import { apiBaseUrl, connectApi, withSavedBaseUrl } from './api-connection.ts';
 import {
   CommandError,
   type CommandLine,
@@ -38,6 +39,7 @@ import {
   loggerFor,
   parseFlags,
   profileOf,
+  profileReport,
   refuseFlagsBeyond,
   runCommand,
 } from './command.ts';
@@ -56,24 +58,34 @@ import {
 /**
  * `kioskctl outbox ...`: the durable gift-card debit outbox from a technician's shell, on the
  * kiosk's own data directory (the same database the kiosk app uses; the sender lease keeps the
- * two from sending at once).
+ * two from sending at once), with the kiosk app's settings and integration profile.
  *
  *   kioskctl [global flags] outbox <command>
  *     enqueue --card <giftCardId> --amount <eur> [--reference <r>] [--policy prefer_online|require_online]
  *             [--request-id <uuid>] [--wait <s>]
- *         Prints {"id","idempotencyKey","requestId","state","replayed"} on one line once the row
- *         is committed, then, if the debit is settled (at once, or within --wait), a second line
- *         {"outcome": {...}}. The request id names this logical debit (absent: a new one, printed
- *         so the command can be run again with it): run again with the same one after a lost
- *         session, it prints the debit already stored ("replayed": true), never a second one; the
- *         same id with another card, amount or reference is refused (exit 2, REQUEST_ID_REUSED).
- *     drain [--until-empty] [--timeout <s>]    runs the sender; prints a JSON report
+ *         Prints {"id","idempotencyKey","requestId","state","replayed","profile"} on one line once
+ *         the row is committed, then, if the debit is settled (at once, or within --wait), a
+ *         second line {"outcome": {...}}. The request id names this logical debit (absent: a new
+ *         one, printed so the command can be run again with it): run again with the same one
+ *         after a lost session, it prints the debit already stored ("replayed": true), never a
+ *         second one; the same id with another card, amount or reference is refused (exit 2,
+ *         REQUEST_ID_REUSED). The app's card checks apply, --wait or not: the service, when
+ *         configured, is probed and the card read from it first; else what the kiosk last read
+ *         of it. Without --wait nobody waits for the answer: the offline limits apply before the
+ *         commit. With --wait, a debit over them whose answer did not come is withdrawn if
+ *         nothing of it reached the service (exit 6), else kept for the service (exit 4).
+ *     drain [--until-empty] [--timeout <s>]    runs the sender; prints a JSON report, "profile"
+ *                                              in it
  *     resume [--timeout <s>]                   after an administrator fixed the integration profile
- *                                              or the account's scopes: rebuilds every pending body
- *                                              with the profile (a changed body gets a new
- *                                              Idempotency-Key, the old one kept in the debit's key
- *                                              history), then drains once; prints
- *                                              {"rebuilt","newKeys","drain":{...}}
+ *                                              or the account's scopes: rebuilds with the profile
+ *                                              the bodies of the debits held for their shape or
+ *                                              scope (400/403) and of those never sent, never of
+ *                                              one waiting for a retry (a changed body under a key
+ *                                              already sent gets a new Idempotency-Key, the old
+ *                                              one kept in the debit's key history), then drains
+ *                                              once; prints {"profile","rebuilt","newKeys",
+ *                                              "debits":[{"id","reason","previousKey",
+ *                                              "idempotencyKey"}],"drain":{...}}
  *     list [--state <state>]                   {"debits": [...]}, each with "heldReason" (a 400 or
  *                                              403 holds it for an administrator) and "keys"
  *     show <id>                                the debit as JSON
@@ -81,25 +93,32 @@ import {
  *     report --date <YYYY-MM-DD>               the end-of-day report: {"date","debits":[...]},
  *                                              each with "acceptedOffline" and "staffResolution"
  *
- * `--data-dir` defaults to env KIOSK_DATA_DIR; `--base-url`/`--credentials` (or env
- * KIOSK_API_BASE_URL, KIOSK_API_EMAIL, KIOSK_API_PASSWORD) are needed by `drain`, `enqueue --wait`
- * and `--policy require_online` only: a debit can be accepted with the network down. The offline
- * limits are the kiosk app's: those an administrator saved in the data directory's
- * kiosk-settings.json apply here too.
+ * `--data-dir` defaults to env KIOSK_DATA_DIR. The service is `--base-url`, else the one saved in
+ * Setup, else KIOSK_API_BASE_URL, with `--credentials` (or KIOSK_API_EMAIL, KIOSK_API_PASSWORD,
+ * the vault); needed by `drain`, `resume`, `enqueue --wait` and `--policy require_online` only:
+ * a debit can be accepted with the network down. The profile is the app's: `--profile`, else
+ * KIOSK_API_PROFILE, else the one saved in Setup, else the default. The offline limits and the
+ * shop are the kiosk app's too: what an administrator saved in the data directory's
+ * kiosk-settings.json applies here (the shop, else KIOSK_SHOP_ID).
  *
  * Exit codes (kioskctl's 0-5, plus three of the outbox's own):
- *   0  done (enqueue: committed; --wait: applied, or still pending when the wait ended)
+ *   0  done (enqueue: committed; --wait: applied, or stored offline when the wait ended)
  *   1  unexpected internal error
  *   2  refused locally: bad flag, bad amount, unknown id, missing configuration, a request id
  *      reused for another debit; nothing stored
  *   3  the API refused: --wait ended refused/failed, or drain paused on rejected credentials or
  *      a held debit (400: the integration profile's body; 403: the account's scopes)
- *   4  drain --until-empty: rows still open when the timeout passed (service unreachable or slow)
+ *   4  no answer: drain --until-empty with rows still open when the timeout passed (service
+ *      unreachable or slow); enqueue --wait over an offline limit, its answer not in and the
+ *      debit perhaps with the service (OUTBOX_ANSWER_AWAITED: kept, not accepted; run the same
+ *      request id again for its outcome)
  *   5  contract violation (from the client)
- *   6  not accepted: an offline limit, or require_online while offline; or, the service found
- *      unreachable, what the kiosk last read of the card: OUTBOX_OVER_KNOWN_BALANCE (over its
- *      balance minus the debits still waiting), OUTBOX_UNKNOWN_CARD (never read, over the
- *      unknownCardOffline policy), OUTBOX_CARD_NOT_DEBITABLE (expired, inactive...); nothing stored
+ *   6  not accepted, nothing taken: an offline limit (OUTBOX_LIMIT_EXCEEDED; after --wait, the
+ *      debit withdrawn before any of it reached the service), or require_online while offline;
+ *      or what the kiosk knows of the card, whatever the connectivity: OUTBOX_OVER_KNOWN_BALANCE
+ *      (over its balance minus the debits still waiting, every process's), OUTBOX_UNKNOWN_CARD
+ *      (never read, over the unknownCardOffline policy), OUTBOX_CARD_NOT_DEBITABLE (expired,
+ *      inactive...)
  *   7  not now: cancel of a debit already attempted or settled; drain while another process
  *      (the kiosk app) holds the sender lease
  *   8  storage: the data directory cannot be used; the database is empty, not SQLite, damaged or
@@ -129,8 +148,6 @@ export interface OutboxCommandContext {
   readonly limits?: Partial<OfflineLimits>;
   readonly sender?: Partial<Omit<SenderOptions, 'outbox' | 'gateway'>>;
   readonly clock?: Clock;
-  /** The integration profile the debit bodies and replies go through (default: the sandbox's). */
-  readonly profile?: IntegrationProfile;
 }
 
 export interface ConnectSettings {
@@ -145,6 +162,8 @@ export interface ApiConnection {
   /** Probes the service once and says what the connectivity monitor now thinks. */
   readonly check: () => Promise<ConnectivityStatus>;
   readonly connectivity: () => ConnectivityStatus;
+  /** Reads the card from the service (GET /v1/gift-cards/{id}), its reply as it came. */
+  readonly readCard?: (giftCardId: string) => Promise<unknown>;
   close(): void;
 }
 
@@ -177,19 +196,25 @@ export const outboxUsage = `usage: kioskctl [global flags] outbox <command>
           [--request-id <uuid>] [--wait <s>]
       --request-id names this logical debit: run again with it (a lost session), the debit
       already stored is printed, never a second one; absent, a new one is printed
+      the kiosk's card checks apply, --wait or not (the service, when reachable, is asked for
+      the card first); without --wait the offline limits apply before the commit
   drain [--until-empty] [--timeout <s>]
   resume [--timeout <s>]
       once an administrator fixed the integration profile or the account's scopes: rebuilds the
-      held debits' bodies (a changed body gets a new key; the old one stays in its history) and
-      sends them
+      bodies of the debits held for them (400/403) and of those never sent, never of one
+      waiting for a retry (a changed body gets a new key; the old one stays in its history),
+      prints which, and sends them
+the profile: --profile, else KIOSK_API_PROFILE, else the one saved in Setup; each command
+that sends says which ("profile")
   list [--state ${debitStates.join('|')}]
   show <id>
   cancel <id>
   report --date <YYYY-MM-DD>
       every debit accepted that local day, its state, offline or not, and how staff resolved
       the refused ones
-exit codes: 0 ok, 1 unexpected, 2 refused locally, 3 API refused, 4 not drained in time,
-            5 contract violation, 6 not accepted (offline limit / offline), 7 not now, 8 storage
+exit codes: 0 ok, 1 unexpected, 2 refused locally, 3 API refused, 4 no answer in time,
+            5 contract violation, 6 not accepted (offline limit / offline / card checks),
+            7 not now, 8 storage
 `;
 
 /** Runs `kioskctl outbox <command> ...` (`argv` is kioskctl's, as typed). */
@@ -223,18 +248,32 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
 
   const dataDir = dataDirOf(globals, io.env, context.dataDir);
   const logger = loggerFor(globals, io, 'kioskctl.outbox');
-  const profile = context.profile ?? profileOf(globals, io.env);
-  const connectSettings: ConnectSettings = { globals, env: io.env, logger, profile };
-  const connect = () => (context.connect ?? connectWithClient)(connectSettings);
+  // The kiosk app's settings and profile, by its own rules (the commands that do not write a
+  // body nor read the service load no profile: a broken one does not hide the rows).
+  const saved = savedSettings(dataDir, logger);
+  const profileInUse = once(() => profileOf(globals, io.env, saved.profilePath));
+  const sendsOrReads = command === 'enqueue' || command === 'drain' || command === 'resume';
+  if (sendsOrReads) profileInUse();
+  const connectSettings = (): ConnectSettings => ({
+    globals: withSavedBaseUrl(globals, saved.apiBaseUrl),
+    env: io.env,
+    logger,
+    profile: profileInUse().profile,
+  });
+  const connect = () => (context.connect ?? connectWithClient)(connectSettings());
+  const setup: OutboxSetup = {
+    context,
+    profile: () => profileInUse().profile,
+    // The limits the kiosk app applies: its defaults, then what an administrator saved.
+    limits: { ...context.limits, ...savedOfflineLimits(dataDir, logger) },
+    // The shop the app writes in every body: Setup's choice, else the deployment's.
+    shopId: saved.shopId !== undefined ? saved.shopId : nonEmpty(io.env['KIOSK_SHOP_ID']),
+  };
+  const said = () => ({ profile: profileReport(profileInUse()) });
 
   // Validate what needs no database before opening it.
   const id = takesId ? parseId(rest[0]) : undefined;
   const reportDate = command === 'report' ? parseDate(required(values.date, '--date')) : undefined;
-  // The limits the kiosk app applies: its defaults, then what an administrator saved.
-  const limits: Partial<OfflineLimits> = {
-    ...context.limits,
-    ...savedOfflineLimits(dataDir, logger),
-  };
   const db = openDatabase({ dataDir, schema: kioskSchema });
   let connection: ApiConnection | undefined;
   try {
@@ -245,11 +284,19 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         const policy = parsePolicy(values.policy);
         const requestId = parseRequestId(values['request-id']);
         const waitMs = values.wait === undefined ? undefined : parseSeconds(values.wait, '--wait');
-        if (waitMs !== undefined || policy === 'require_online') {
-          connection = await connect();
+        // The service is probed whenever it is configured, --wait or not: the card checks and
+        // limits are the app's either way, and a reachable service gives the card's balance now.
+        connection =
+          waitMs !== undefined || policy === 'require_online'
+            ? await connect()
+            : await connectIfConfigured(connect, connectSettings().globals, io.env, logger);
+        const outbox = makeOutbox(db, setup, connection?.connectivity);
+        if (connection !== undefined) {
           await connection.check();
+          if (connection.connectivity() === 'online') {
+            await readCard(connection, outbox, giftCardId, logger);
+          }
         }
-        const outbox = makeOutbox(db, context, profile, limits, connection?.connectivity);
         const { debit, replayed } = outbox.enqueue({
           giftCardId,
           amount,
@@ -258,6 +305,9 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
             ? {}
             : { reference: parseReference(values.reference) }),
           ...(requestId === undefined ? {} : { requestId }),
+          // Without --wait nobody waits for the answer: stored offline from the commit, so the
+          // offline limits apply before it, whatever the connectivity.
+          waitMs: waitMs ?? 0,
         });
         // The commit is done: this line is the receipt a script may rely on.
         io.stdout(
@@ -267,11 +317,15 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
             requestId: debit.requestId,
             state: debit.state,
             replayed,
+            ...said(),
           })}\n`,
         );
         if (isTerminal(debit.state)) {
           // A debit already stored and settled: its outcome, as --wait would have printed it.
           io.stdout(`${JSON.stringify({ outcome: debitView(debit) })}\n`);
+          if (isWithdrawn(debit)) {
+            throw new OutboxError('OUTBOX_LIMIT_EXCEEDED', debit.lastErrorMessage ?? 'withdrawn');
+          }
           if (waitMs === undefined) return outboxExitCodes.ok;
           return debit.state === 'applied' ? outboxExitCodes.ok : outboxExitCodes.apiError;
         }
@@ -284,7 +338,9 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         });
         sender.start();
         try {
-          const outcome = await outbox.waitForOutcome(debit.id, waitMs);
+          // Over an offline limit without its answer: withdrawn (exit 6) while nothing of it
+          // reached the service, else OUTBOX_ANSWER_AWAITED (exit 4); never "accepted".
+          const outcome = await outbox.awaitAnswer(debit.id, waitMs);
           if (!outcome.settled) return outboxExitCodes.ok;
           io.stdout(`${JSON.stringify({ outcome: debitView(outcome.debit) })}\n`);
           return outcome.debit.state === 'applied' ? outboxExitCodes.ok : outboxExitCodes.apiError;
@@ -297,7 +353,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         const timeoutMs =
           values.timeout === undefined ? 60_000 : parseSeconds(values.timeout, '--timeout');
         connection = await connect();
-        const outbox = makeOutbox(db, context, profile, limits, connection.connectivity);
+        const outbox = makeOutbox(db, setup, connection.connectivity);
         const sender = new OutboxSender({
           outbox,
           gateway: connection.gateway,
@@ -305,17 +361,18 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
           ...context.sender,
         });
         const report = await sender.drain({ untilEmpty, timeoutMs });
-        io.stdout(`${JSON.stringify(report)}\n`);
+        io.stdout(`${JSON.stringify({ ...report, ...said() })}\n`);
         return drainExitCode(report, untilEmpty);
       }
       case 'resume': {
         const timeoutMs =
           values.timeout === undefined ? 60_000 : parseSeconds(values.timeout, '--timeout');
         connection = await connect();
-        const outbox = makeOutbox(db, context, profile, limits, connection.connectivity);
+        const outbox = makeOutbox(db, setup, connection.connectivity);
         // Rebuilt first: committed whether or not this process gets to send them (the kiosk
-        // app, holding the lease, sends them once resumed there).
-        const { rebuilt, newKeys } = outbox.rebuildBodies();
+        // app, holding the lease, sends them once resumed there). Only the rows held for their
+        // body or scope (and those never sent): never one waiting for a retry.
+        const { rebuilt, newKeys, debits } = outbox.rebuildBodies();
         const sender = new OutboxSender({
           outbox,
           gateway: connection.gateway,
@@ -323,30 +380,28 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
           ...context.sender,
         });
         const report = await sender.drain({ untilEmpty: false, timeoutMs });
-        io.stdout(`${JSON.stringify({ rebuilt, newKeys, drain: report })}\n`);
+        io.stdout(`${JSON.stringify({ ...said(), rebuilt, newKeys, debits, drain: report })}\n`);
         return drainExitCode(report, false);
       }
       case 'list': {
         const state = values.state === undefined ? undefined : parseState(values.state);
-        const outbox = makeOutbox(db, context, profile, limits);
+        const outbox = makeOutbox(db, setup);
         const debits = outbox.list(state === undefined ? {} : { state });
         const views = debits.map((debit) => debitView(debit, outbox.keyHistory(debit.id)));
         io.stdout(`${JSON.stringify({ debits: views })}\n`);
         return outboxExitCodes.ok;
       }
       case 'show': {
-        const outbox = makeOutbox(db, context, profile, limits);
+        const outbox = makeOutbox(db, setup);
         io.stdout(`${JSON.stringify(debitView(outbox.get(id!), outbox.keyHistory(id!)))}\n`);
         return outboxExitCodes.ok;
       }
       case 'cancel': {
-        io.stdout(
-          `${JSON.stringify(debitView(makeOutbox(db, context, profile, limits).cancel(id!)))}\n`,
-        );
+        io.stdout(`${JSON.stringify(debitView(makeOutbox(db, setup).cancel(id!)))}\n`);
         return outboxExitCodes.ok;
       }
       case 'report': {
-        const debits = makeOutbox(db, context, profile, limits).acceptedOn(reportDate!);
+        const debits = makeOutbox(db, setup).acceptedOn(reportDate!);
         io.stdout(
           `${JSON.stringify({ date: reportDate, debits: debits.map((debit) => debitView(debit)) })}\n`,
         );
@@ -361,21 +416,79 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
   }
 }
 
+/** What every outbox of one command is built with: the kiosk app's settings and profile. */
+interface OutboxSetup {
+  readonly context: OutboxCommandContext;
+  readonly profile: () => IntegrationProfile;
+  readonly limits: Partial<OfflineLimits>;
+  readonly shopId: string | null | undefined;
+}
+
 /** The outbox as the app builds it: the bodies it writes are in the profile's shape. */
 function makeOutbox(
   db: KioskDatabase,
-  context: OutboxCommandContext,
-  profile: IntegrationProfile,
-  limits: Partial<OfflineLimits>,
+  setup: OutboxSetup,
   connectivity?: () => ConnectivityStatus,
 ): Outbox {
   return new Outbox({
     db,
-    ...(context.clock ? { clock: context.clock } : {}),
-    limits,
+    ...(setup.context.clock ? { clock: setup.context.clock } : {}),
+    limits: setup.limits,
     ...(connectivity ? { connectivity } : {}),
-    profile,
+    ...(setup.shopId == null ? {} : { shopId: setup.shopId }),
+    profile: setup.profile,
   });
+}
+
+/**
+ * The service when it is configured (a base URL, an account), probed by the caller; undefined
+ * when it is not, or its configuration is refused: a debit may be accepted with the network
+ * down, checked against what the kiosk last read.
+ */
+async function connectIfConfigured(
+  connect: () => Promise<ApiConnection>,
+  globals: GlobalFlags,
+  env: Io['env'],
+  logger: Logger,
+): Promise<ApiConnection | undefined> {
+  try {
+    if (apiBaseUrl(globals, env) === undefined) return undefined;
+    return await connect();
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    logger.warn('kioskctl.outbox.not_probed', { code: error.code, message: error.message });
+    return undefined;
+  }
+}
+
+/**
+ * The card as the service has it now, kept as the app keeps a card staff looked up: the card
+ * checks then judge the debit against this balance. A read that fails leaves the last one.
+ */
+async function readCard(
+  connection: ApiConnection,
+  outbox: Outbox,
+  giftCardId: string,
+  logger: Logger,
+): Promise<void> {
+  if (connection.readCard === undefined) return;
+  try {
+    outbox.recordCard(await connection.readCard(giftCardId));
+  } catch (error) {
+    logger.warn('kioskctl.outbox.card_unread', {
+      code: isCommerceApiError(error) ? error.code : 'UNEXPECTED',
+    });
+  }
+}
+
+/** `work` run once, on first use, its result (or its error) kept. */
+function once<T>(work: () => T): () => T {
+  let done: { value: T } | undefined;
+  return () => (done ??= { value: work() }).value;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
 }
 
 /** A request id as a technician passes it: a UUID v4 (any case), checked before anything is opened. */
@@ -462,6 +575,7 @@ async function connectWithClient(settings: ConnectSettings): Promise<ApiConnecti
     gateway: createApiGateway(client, () => settings.profile),
     check: () => client.connectivity.check(),
     connectivity: connectivityOf(client),
+    readCard: (giftCardId) => client.getGiftCard({ params: { giftCardId }, query: {} }),
     close: () => client.close(),
   };
 }
@@ -481,9 +595,11 @@ function outboxFailure(error: unknown): Failure | undefined {
       error.code === 'OUTBOX_OFFLINE' ||
       error instanceof OfflineCardRefused
         ? outboxExitCodes.notAccepted
-        : error.code === 'OUTBOX_NOT_CANCELLABLE' || error.code === 'OUTBOX_INVALID_STATE'
-          ? outboxExitCodes.conflict
-          : outboxExitCodes.invalidRequest;
+        : error.code === 'OUTBOX_ANSWER_AWAITED'
+          ? outboxExitCodes.network
+          : error.code === 'OUTBOX_NOT_CANCELLABLE' || error.code === 'OUTBOX_INVALID_STATE'
+            ? outboxExitCodes.conflict
+            : outboxExitCodes.invalidRequest;
     return { code: error.code, message: error.message, exitCode };
   }
   if (isCommerceApiError(error)) {

@@ -15,7 +15,6 @@ import {
 } from '../health/index.ts';
 import { savedSettings } from '../kiosk/index.ts';
 import { chooseBackend, isPrintError } from '../printing/index.ts';
-import { loadProfile, ProfileError } from '../profile/index.ts';
 import { DATABASE_FILE, openDatabase } from '../storage/index.ts';
 import { kioskSchema } from '../schema.ts';
 import { buildClient, loadCredentialsWithSource } from './api-connection.ts';
@@ -28,10 +27,12 @@ import {
   loggerFor,
   messageOf,
   parseFlags,
+  profileOf,
+  profileReport,
   runCommand,
 } from './command.ts';
 import { cupsServerOf } from './print-command.ts';
-import { apiBaseUrl } from './api-connection.ts';
+import { apiBaseUrl, withSavedBaseUrl } from './api-connection.ts';
 
 /**
  * `kioskctl status`: the first command a technician runs on a kiosk. One screen (or `--json`, the
@@ -137,7 +138,8 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
   const dataDir = existingDataDir(globals, io.env);
   const logger = loggerFor(globals, io, 'kioskctl.status');
   const saved = savedSettings(dataDir, logger);
-  const profile = profileInUse(globals, io.env, saved.profilePath);
+  // The rule every command follows: --profile, KIOSK_API_PROFILE, Setup's, the default.
+  const profile: ProfileInUse = profileReport(profileOf(globals, io.env, saved.profilePath));
 
   const database = openDatabase({ dataDir, schema: kioskSchema });
   let service: ServiceAccess | undefined;
@@ -211,21 +213,6 @@ function existingDataDir(globals: GlobalFlags, env: Io['env']): string {
   return dataDir;
 }
 
-/** The profile the kiosk reads the service with: --profile, KIOSK_API_PROFILE, setup's, the default. */
-function profileInUse(
-  globals: GlobalFlags,
-  env: Io['env'],
-  settingsPath: string | null | undefined,
-): ProfileInUse {
-  try {
-    const loaded = loadProfile({ flag: globals.profile, env, settingsPath });
-    return { name: loaded.profile.name, source: loaded.source, path: loaded.path };
-  } catch (error) {
-    if (error instanceof ProfileError) throw new CommandError(error.code, error.message);
-    throw error;
-  }
-}
-
 /**
  * A client on the kiosk's service with its account, or why there is none. One attempt per call
  * and short timeouts: a status must answer within seconds, and one unreachable probe is offline.
@@ -237,10 +224,7 @@ async function serviceAccess(
   logger: ReturnType<typeof loggerFor>,
 ): Promise<ServiceAccess> {
   // As the kiosk decides: a base URL saved in setup wins over the environment's.
-  const chosen =
-    globals.baseUrl === undefined && typeof savedBaseUrl === 'string'
-      ? { ...globals, baseUrl: savedBaseUrl }
-      : globals;
+  const chosen = withSavedBaseUrl(globals, savedBaseUrl);
   let baseUrl: string | undefined;
   try {
     baseUrl = apiBaseUrl(chosen, env);

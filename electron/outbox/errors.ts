@@ -3,12 +3,16 @@ import type { REQUEST_ID_REUSED } from '../../shared/ipc/errors.ts';
 /**
  * Refusals of the outbox itself, before or beside the service: values with a stable `code`, so
  * the IPC layer and kioskctl map them without parsing messages. In every case nothing was stored
- * or changed.
+ * or changed, but two, both about a debit whose answer did not come within the caller's wait
+ * (`Outbox.awaitAnswer`): OUTBOX_LIMIT_EXCEEDED for a row withdrawn before any byte of it reached
+ * the service, and OUTBOX_ANSWER_AWAITED for one that may have reached it (kept, never presented
+ * as accepted: its outcome is the service's).
  */
 export type OutboxErrorCode =
   | 'OUTBOX_INVALID_DEBIT'
   | 'OUTBOX_OFFLINE'
   | 'OUTBOX_LIMIT_EXCEEDED'
+  | 'OUTBOX_ANSWER_AWAITED'
   | 'OUTBOX_OVER_KNOWN_BALANCE'
   | 'OUTBOX_UNKNOWN_CARD'
   | 'OUTBOX_CARD_NOT_DEBITABLE'

@@ -42,11 +42,15 @@ export { debitKeysMigration } from './migrations/008-debit-keys.ts';
 export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export { localDayBounds, localDateOf } from './day-bounds.ts';
 export {
+  AnswerAwaited,
+  isWithdrawn,
   Outbox,
   type EnqueueInput,
   type EnqueueResult,
   type Outcome,
   type OutboxOptions,
+  type RebuildReport,
+  type RebuiltDebit,
 } from './outbox.ts';
 export { defaultReconcileSettings, type ReconcileSettings } from './reconcile.ts';
 export { defaultSenderRetry, type SenderRetrySettings } from './retry-schedule.ts';

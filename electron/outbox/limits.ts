@@ -7,9 +7,12 @@ import type { OpenTotals } from './store.ts';
  * offline mode and Square's offline payments bound theirs: a debit accepted offline is credit the
  * store extends on a card whose balance it cannot check. Amounts are EUR; the checks run in cents.
  *
- * `maxOfflineDebitAmount` applies while the kiosk is not known to be online; the pending totals
- * and count apply always (pending rows are unconfirmed whatever the connectivity); `maxAgeMs` is
- * enforced by the sender, which expires rows that stayed unsent that long.
+ * `maxOfflineDebitAmount` applies to every debit that becomes "stored offline": one accepted while
+ * the kiosk is not known to be online or for a caller that will not wait for the answer (checked
+ * before the commit), and one whose definitive answer did not come within the caller's wait
+ * (checked when the wait ends: `Outbox.awaitAnswer`). The pending totals and count apply always
+ * (pending rows are unconfirmed whatever the connectivity); `maxAgeMs` is enforced by the
+ * sender, which expires rows that stayed unsent that long.
  */
 export type OfflineLimits = Readonly<OutboxLimits>;
 
@@ -40,20 +43,31 @@ export interface LimitBreach {
   readonly unit: 'EUR' | 'debits';
 }
 
-/** A debit refused by a limit; nothing was stored. */
+/**
+ * A debit refused by a limit: nothing was stored, or (`withdrawnDebitId`) the row stored for it
+ * was withdrawn when its answer did not come within the wait, before any byte of it reached the
+ * service. Either way nothing was taken from the card.
+ */
 export class OfflineLimitExceeded extends OutboxError {
   override readonly name = 'OfflineLimitExceeded';
   readonly breach: LimitBreach;
+  readonly withdrawnDebitId: number | null;
 
-  constructor(breach: LimitBreach) {
-    const amount = (value: number) =>
-      breach.unit === 'EUR' ? `${value.toFixed(2)} EUR` : `${value} debits`;
-    super(
-      'OUTBOX_LIMIT_EXCEEDED',
-      `${breach.limit} is ${amount(breach.allowed)}, accepting this debit would make it ${amount(breach.wouldBe)} (${amount(breach.excess)} over)`,
-    );
+  constructor(breach: LimitBreach, withdrawnDebitId: number | null = null) {
+    super('OUTBOX_LIMIT_EXCEEDED', limitBreachText(breach, withdrawnDebitId));
     this.breach = breach;
+    this.withdrawnDebitId = withdrawnDebitId;
   }
+}
+
+/** What a breach says to staff and in kioskctl's error line. */
+export function limitBreachText(breach: LimitBreach, withdrawnDebitId: number | null): string {
+  const amount = (value: number) =>
+    breach.unit === 'EUR' ? `${value.toFixed(2)} EUR` : `${value} debits`;
+  const over = `${breach.limit} is ${amount(breach.allowed)}, accepting this debit would make it ${amount(breach.wouldBe)} (${amount(breach.excess)} over)`;
+  return withdrawnDebitId === null
+    ? over
+    : `${over}: the service's answer did not come within the wait, so debit ${withdrawnDebitId} was withdrawn before any of it reached the service; nothing was taken`;
 }
 
 export function resolveLimits(overrides: Partial<OfflineLimits> = {}): OfflineLimits {

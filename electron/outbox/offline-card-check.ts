@@ -4,9 +4,12 @@ import { OutboxError } from './errors.ts';
 import type { UnknownCardPolicy } from './limits.ts';
 
 /**
- * Offline, the service cannot refuse a debit the card cannot cover until the customer has left:
- * the kiosk refuses it first, against what it last read of the card. These are the figures staff
- * are shown with the refusal.
+ * A debit whose answer does not come in time (the link dropped seconds ago, and the kiosk does not
+ * know it yet; or it is known offline) is refused by the service only after the customer has
+ * left: so the kiosk refuses first, on every debit whatever it believes about the network,
+ * what the freshest read of the card it has says the card cannot cover. (Online the service
+ * would refuse it too: nothing is lost by refusing it here, seconds earlier.) These are the
+ * figures staff are shown with the refusal; looking the card up again reads it afresh.
  */
 export type OfflineCardRefusal =
   | {
@@ -32,7 +35,7 @@ export type OfflineCardRefusal =
       readonly asOf: number;
     };
 
-/** A debit refused offline by what the kiosk knows of the card; nothing was stored. */
+/** A debit refused by what the kiosk last read of the card; nothing was stored. */
 export class OfflineCardRefused extends OutboxError {
   override readonly name = 'OfflineCardRefused';
   readonly refusal: OfflineCardRefusal;
@@ -43,12 +46,12 @@ export class OfflineCardRefused extends OutboxError {
     super(
       refusal.rule,
       refusal.rule === 'OUTBOX_OVER_KNOWN_BALANCE'
-        ? `the card's balance was ${eur(refusal.knownBalance)} at ${asOf(refusal.asOf)} and ${eur(refusal.pending)} of debits still wait: at most ${eur(refusal.available)} may be debited offline, not ${eur(refusal.amount)}; nothing was stored`
+        ? `the card's balance was ${eur(refusal.knownBalance)} at ${asOf(refusal.asOf)} and ${eur(refusal.pending)} of debits still wait: at most ${eur(refusal.available)} may be debited, not ${eur(refusal.amount)}; nothing was stored (look the card up again to read its balance now)`
         : refusal.rule === 'OUTBOX_UNKNOWN_CARD'
           ? refusal.maxAmount === null
-            ? 'this kiosk never read this card and refuses offline debits on unknown cards; nothing was stored'
-            : `this kiosk never read this card: at most ${eur(refusal.maxAmount)} may be debited offline, not ${eur(refusal.amount)}; nothing was stored`
-          : `the card was ${refusal.status} at ${asOf(refusal.asOf)}: it cannot be debited; nothing was stored`,
+            ? 'this kiosk never read this card and refuses debits on cards it has not read; nothing was stored (look the card up first)'
+            : `this kiosk never read this card: at most ${eur(refusal.maxAmount)} may be debited on it before the service confirms, not ${eur(refusal.amount)}; nothing was stored (look the card up first)`
+          : `the card was ${refusal.status} at ${asOf(refusal.asOf)}: it cannot be debited; nothing was stored (look the card up again if that changed)`,
     );
     this.refusal = refusal;
   }
@@ -66,8 +69,9 @@ export function debitableByStatus(
 }
 
 /**
- * The refusal for this debit made offline, or undefined when what the kiosk knows allows it.
- * A card with no balance we understood is treated as one never read.
+ * The refusal for this debit, or undefined when what the kiosk knows of the card allows it. Run
+ * on every debit, whatever the connectivity. A card with no balance we understood is treated as
+ * one never read.
  */
 export function findOfflineCardRefusal(input: {
   readonly profile: IntegrationProfile;

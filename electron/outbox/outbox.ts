@@ -1,4 +1,4 @@
-// Over 400 lines: the one door through which a debit is accepted; limits, request ids and offline card checks run in one transaction and read best together.
+// Over 400 lines: the one door through which a debit is accepted; limits, request ids and card checks run in one transaction, and the wait's end decides a debit stored offline: they read best together.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { DebitAmount, DebitReference } from '../../shared/api/gift-cards.ts';
@@ -9,6 +9,7 @@ import {
   CallerDebitReference,
   DebitRequestId,
   debitStates,
+  type HeldDebitCode,
   type DebitDelivery,
   type DebitPolicy,
   type DebitState,
@@ -26,11 +27,18 @@ import type { KioskDatabase } from '../storage/index.ts';
 import { localDayBounds } from './day-bounds.ts';
 import { InvalidDebit, OutboxError } from './errors.ts';
 import { OutboxEvents, type ConnectivityStatus, type OutboxListener } from './events.ts';
-import { findBreach, OfflineLimitExceeded, resolveLimits, type OfflineLimits } from './limits.ts';
+import {
+  findBreach,
+  type LimitBreach,
+  limitBreachText,
+  OfflineLimitExceeded,
+  resolveLimits,
+  type OfflineLimits,
+} from './limits.ts';
 import { CardCache, type CachedCard, cardValuesOf, cardValuesOfView } from './card-cache.ts';
 import { findOfflineCardRefusal, OfflineCardRefused } from './offline-card-check.ts';
-import { type DebitKey, isTerminal, type OutboxDebit } from './debit.ts';
-import { OutboxStore } from './store.ts';
+import { type DebitKey, heldReasonOf, isTerminal, type OutboxDebit } from './debit.ts';
+import { type OpenTotals, OutboxStore } from './store.ts';
 import { Wakeup } from './wakeup.ts';
 
 /**
@@ -71,6 +79,13 @@ export interface EnqueueInput {
    * Absent: a fresh one (a caller that will not retry).
    */
   readonly requestId?: string;
+  /**
+   * 0: the caller will not wait for the service's answer (kioskctl without `--wait`), so the
+   * debit is stored offline from its commit and every offline limit is checked before it, as when
+   * the kiosk is known offline. Otherwise the caller waits with `awaitAnswer`, which decides the
+   * limits when the wait ends.
+   */
+  readonly waitMs?: number;
 }
 
 export interface EnqueueResult {
@@ -87,6 +102,52 @@ export interface Outcome {
   readonly settled: boolean;
   readonly debit: OutboxDebit;
 }
+
+/**
+ * A debit over the offline limits whose answer did not come within the wait, and which may have
+ * reached the service (or is being sent): it cannot be withdrawn, and it is not accepted either.
+ * It stays in the outbox under its key until the service's answer; the caller asks again (the
+ * same request id) to learn it.
+ */
+export class AnswerAwaited extends OutboxError {
+  override readonly name = 'AnswerAwaited';
+  readonly debit: OutboxDebit;
+  readonly breach: LimitBreach;
+
+  constructor(debit: OutboxDebit, breach: LimitBreach) {
+    super(
+      'OUTBOX_ANSWER_AWAITED',
+      `debit ${debit.id} (${debit.amount.toFixed(2)} EUR) got no answer within the wait and ${limitBreachText(breach, null)}; it may already have reached the service, so it is kept under its key until the service answers: do not take this payment again, ask for this debit's outcome`,
+    );
+    this.debit = debit;
+    this.breach = breach;
+  }
+}
+
+/** What `rebuildBodies` did: how many rows, and which, under which key. */
+export interface RebuildReport {
+  readonly rebuilt: number;
+  /** Rebuilt under a new key (the old one had been sent). */
+  readonly newKeys: number;
+  readonly debits: readonly RebuiltDebit[];
+}
+
+export interface RebuiltDebit {
+  readonly id: number;
+  /** Why it could be rebuilt: held for its body or scope, or never sent. */
+  readonly reason: HeldDebitCode | 'NEVER_SENT';
+  readonly previousKey: string;
+  /** The key it goes out under now: `previousKey` when that one was never sent. */
+  readonly idempotencyKey: string;
+}
+
+/** How `#storedOfflineVerdict` found a debit whose answer is not in. */
+type StoredOfflineVerdict =
+  | { readonly kind: 'settled'; readonly debit: OutboxDebit }
+  /** Within the limits (or decided at its commit): it may stay stored offline. */
+  | { readonly kind: 'fits'; readonly debit: OutboxDebit }
+  | { readonly kind: 'withdrawn'; readonly debit: OutboxDebit; readonly breach: LimitBreach }
+  | { readonly kind: 'over'; readonly debit: OutboxDebit; readonly breach: LimitBreach };
 
 /** The suffix that makes every reference unique: the first 16 hex digits of the key. */
 export const REFERENCE_SUFFIX_LENGTH = 17;
@@ -229,6 +290,12 @@ export class Outbox {
         : checkField(CallerDebitReference, input.reference, 'reference');
 
     const requestId = requestIdOf(input.requestId);
+    if (
+      input.waitMs !== undefined &&
+      (typeof input.waitMs !== 'number' || !Number.isFinite(input.waitMs) || input.waitMs < 0)
+    ) {
+      throw new InvalidDebit([{ path: 'waitMs', message: 'must be a number of ms >= 0' }]);
+    }
 
     const idempotencyKey = this.#mintKey();
     const amount = checkField(DebitAmount, toCents(input.amount), 'amount');
@@ -266,7 +333,9 @@ export class Outbox {
     };
 
     const connectivity = this.#connectivity();
-    const online = connectivity === 'online';
+    // Sent at once with a caller waiting for the answer: the offline per-debit cap is decided
+    // when that wait ends (`awaitAnswer`). Otherwise the debit is stored offline from its commit.
+    const online = connectivity === 'online' && input.waitMs !== 0;
 
     const { debit, replayed } = this.db.transaction(() => {
       const existing = this.store.findByRequestId(requestId);
@@ -285,18 +354,19 @@ export class Outbox {
         card: this.store.openTotals(giftCardId),
       });
       if (breach) throw new OfflineLimitExceeded(breach);
-      if (connectivity === 'offline' && this.cards) {
-        // Stored offline, it would be refused only after the customer left: checked here first.
-        const card = this.cards.get(giftCardId);
-        const refusal = findOfflineCardRefusal({
-          profile: this.profile,
-          card,
-          amountCents,
-          pendingCents: card ? this.cards.unreflectedCents(giftCardId, card.readAt) : 0,
-          unknownCard: this.limits.unknownCardOffline ?? 'refuse',
-        });
-        if (refusal) throw new OfflineCardRefused(refusal);
-      }
+      // On every debit, whatever the connectivity says: the link may have dropped seconds ago
+      // without the kiosk knowing, and then the service refuses a debit the card cannot cover
+      // only after the customer left. The pending amounts are read here, in this transaction,
+      // so every process's open debits on the card count.
+      const card = this.cards.get(giftCardId);
+      const refusal = findOfflineCardRefusal({
+        profile: this.profile,
+        card,
+        amountCents,
+        pendingCents: card ? this.cards.unreflectedCents(giftCardId, card.readAt) : 0,
+        unknownCard: this.limits.unknownCardOffline ?? 'refuse',
+      });
+      if (refusal) throw new OfflineCardRefused(refusal);
       const inserted = this.store.insert({
         idempotencyKey,
         giftCardId,
@@ -336,18 +406,22 @@ export class Outbox {
   }
 
   /**
-   * Rebuilds the body of every pending debit with the profile now in force, so that debits held
-   * for a wrong body (400) go out right once an administrator fixed the profile and resumed.
-   * Same bytes: nothing changes. A body that changes under a key already sent gets a new key
-   * (the old key with another body is a 409), the old one kept in the row's key history; the
-   * reference stays, so the card's usages find the debit whichever key applied it, and if the
-   * old key may have reached the service the usages are read before any send under the new one.
+   * Rebuilds, with the profile now in force, the body of the pending debits held for their shape
+   * or the account's scopes (a 400 or 403: the service said it did not process them), so they go
+   * out right once an administrator fixed the profile and resumed; and the body of those never
+   * attempted, under their unsent key. Never a debit waiting for a retry: the service may hold its
+   * key with its bytes, and the same debit under another key could be applied twice. Same bytes:
+   * nothing changes. A held body that changes under a key already sent gets a new key (the old
+   * key with another body is a 409), the old one kept in the row's key history; the reference
+   * stays, so the card's usages find the debit whichever key applied it, and if the old key may
+   * have reached the service the usages are read before any send under the new one.
    */
-  rebuildBodies(): { readonly rebuilt: number; readonly newKeys: number } {
-    let rebuilt = 0;
-    let newKeys = 0;
+  rebuildBodies(): RebuildReport {
+    const debits: RebuiltDebit[] = [];
     const profile = this.profile;
     for (const debit of this.store.list({ state: 'pending' })) {
+      const held = heldReasonOf(debit);
+      if (held === null && debit.attempts > 0) continue;
       const requestBody = JSON.stringify(
         debitBodyOf(profile, {
           amount: debit.amountCents / 100,
@@ -362,6 +436,8 @@ export class Outbox {
         if (current?.state !== 'pending' || current.idempotencyKey !== debit.idempotencyKey) {
           return undefined;
         }
+        // Moved meanwhile from "held" or "never attempted" to "waiting for a retry".
+        if (heldReasonOf(current) === null && current.attempts > 0) return undefined;
         const newKey = this.#keySent(current) ? this.#mintKey() : null;
         const done = this.store.rebuildBody(
           current.id,
@@ -373,10 +449,18 @@ export class Outbox {
         return done ? { newKey } : undefined;
       });
       if (!changed) continue;
-      rebuilt += 1;
-      if (changed.newKey !== null) newKeys += 1;
+      debits.push({
+        id: debit.id,
+        reason: held?.code ?? 'NEVER_SENT',
+        previousKey: debit.idempotencyKey,
+        idempotencyKey: changed.newKey ?? debit.idempotencyKey,
+      });
     }
-    return { rebuilt, newKeys };
+    return {
+      rebuilt: debits.length,
+      newKeys: debits.filter((debit) => debit.idempotencyKey !== debit.previousKey).length,
+      debits,
+    };
   }
 
   /** Every key this debit was sent under, oldest first, its current one last. */
@@ -559,4 +643,129 @@ export class Outbox {
       off();
     }
   }
+
+  /**
+   * Waits at most `timeoutMs` for the service's definitive answer, as `waitForOutcome` does, and
+   * decides what the debit is when none came: the moment it becomes "stored offline". Every
+   * caller that shows a debit as accepted after a wait (the screen, `kioskctl outbox enqueue
+   * --wait`) goes through here.
+   *
+   * A debit accepted while the kiosk looked online passed the card checks, the pending totals and
+   * count before its commit, but not the offline per-debit cap: answered online it need not. That
+   * rule meets "a debit is accepted only once committed, durable before sending" here, and this
+   * is how both hold:
+   * - the row is committed before any byte is sent, as always (a crash a moment later loses
+   *   nothing), and it is not presented as accepted until its answer comes or this decides;
+   * - when an attempt ends without an answer (the row waits for a retry) or the wait ends, a debit
+   *   that breaks an offline limit is withdrawn (`cancelled`, OUTBOX_LIMIT_EXCEEDED: thrown as
+   *   OfflineLimitExceeded) if no request of it may have reached the service: every attempt
+   *   failed before its first byte went out (connection refused, connect timeout) and none is
+   *   under way. The compare-and-set on `pending` keeps the sender from starting one meanwhile;
+   * - a row that may have reached the service is never withdrawn: the service may have taken the
+   *   money, and only its answer (or a reconciliation) settles the row. It stays under its key and
+   *   AnswerAwaited is thrown: not accepted, not refused; ask again with the same request id;
+   * - a debit within the limits whose wait ended becomes `acceptedOffline`: stored offline, shown
+   *   as such, its limits decided once (a later change of limits does not withdraw it).
+   * A debit accepted offline, or for a caller that does not wait, was decided at its commit. One
+   * already settled is returned as is, but a row withdrawn earlier throws that refusal again.
+   */
+  async awaitAnswer(id: number, timeoutMs: number): Promise<Outcome> {
+    const deadline = this.clock.now() + Math.max(0, timeoutMs);
+    const wakeup = new Wakeup();
+    const off = this.events.on((event) => {
+      if ('debit' in event && event.debit.id === id) wakeup.wake();
+    });
+    // The attempt count the last decision during the wait was taken at: decided once per attempt.
+    let decidedAt = 0;
+    try {
+      for (;;) {
+        const debit = this.get(id);
+        if (isTerminal(debit.state)) return answered(debit);
+        const ended = this.clock.now() >= deadline;
+        // An attempt ended without a definitive answer: the row waits for a retry.
+        const unanswered =
+          debit.state === 'pending' && debit.attempts > decidedAt && !debit.acceptedOffline;
+        if (ended || unanswered) {
+          decidedAt = debit.attempts;
+          const verdict = this.#storedOfflineVerdict(id, ended);
+          if (verdict.kind === 'settled') return answered(verdict.debit);
+          if (verdict.kind === 'withdrawn') {
+            throw new OfflineLimitExceeded(verdict.breach, verdict.debit.id);
+          }
+          if (ended) {
+            if (verdict.kind === 'over') throw new AnswerAwaited(verdict.debit, verdict.breach);
+            return { settled: false, debit: verdict.debit };
+          }
+        }
+        const remaining = deadline - this.clock.now();
+        await wakeup.sleep(this.clock, Math.max(0, Math.min(this.#pollIntervalMs, remaining)));
+      }
+    } finally {
+      off();
+    }
+  }
+
+  /**
+   * A debit without its answer against the offline limits, as if it were being accepted offline
+   * now (the other open debits as they are, this one's amount added once). `ended`: the wait is
+   * over, and a debit within them is from now on accepted offline.
+   */
+  #storedOfflineVerdict(id: number, ended: boolean): StoredOfflineVerdict {
+    const now = this.clock.now();
+    const verdict = this.db.transaction((): StoredOfflineVerdict => {
+      const debit = this.get(id);
+      if (isTerminal(debit.state)) return { kind: 'settled', debit };
+      if (debit.acceptedOffline) return { kind: 'fits', debit };
+      const others = (totals: OpenTotals): OpenTotals => ({
+        count: totals.count - 1,
+        amountCents: totals.amountCents - debit.amountCents,
+      });
+      const breach = findBreach({
+        limits: this.limits,
+        amountCents: debit.amountCents,
+        online: false,
+        overall: others(this.store.openTotals()),
+        card: others(this.store.openTotals(debit.giftCardId)),
+      });
+      if (!breach) {
+        return {
+          kind: 'fits',
+          debit: (ended ? this.store.markStoredOffline(id, now) : undefined) ?? debit,
+        };
+      }
+      const withdrawn = this.store.withdraw(id, now, {
+        code: 'OUTBOX_LIMIT_EXCEEDED',
+        message: limitBreachText(breach, id),
+      });
+      return withdrawn
+        ? { kind: 'withdrawn', debit: withdrawn.debit, breach }
+        : { kind: 'over', debit, breach };
+    });
+    if (verdict.kind === 'withdrawn') {
+      this.events.emit({
+        type: 'state-changed',
+        debit: verdict.debit,
+        from: 'pending',
+        to: 'cancelled',
+        reason: 'OUTBOX_LIMIT_EXCEEDED',
+      });
+    }
+    return verdict;
+  }
+}
+
+/** A settled debit as `awaitAnswer` gives it: one the outbox withdrew is that refusal again. */
+function answered(debit: OutboxDebit): Outcome {
+  if (isWithdrawn(debit)) {
+    throw new OutboxError(
+      'OUTBOX_LIMIT_EXCEEDED',
+      debit.lastErrorMessage ?? `debit ${debit.id} was withdrawn`,
+    );
+  }
+  return { settled: true, debit };
+}
+
+/** Withdrawn by `awaitAnswer`: over an offline limit, and nothing of it reached the service. */
+export function isWithdrawn(debit: OutboxDebit): boolean {
+  return debit.state === 'cancelled' && debit.lastErrorCode === 'OUTBOX_LIMIT_EXCEEDED';
 }

@@ -765,6 +765,36 @@ export class OutboxStore {
     return row ? { from: 'pending', debit: toDebit(row) } : undefined;
   }
 
+  /**
+   * The wait for an answer ended and this debit breaks an offline limit (`Outbox.awaitAnswer`):
+   * withdrawn, but only while no request under any of its keys may have reached the service
+   * (every attempt failed before a byte went out) and none is under way. Never a row the
+   * service may hold: that one waits for the service's answer.
+   */
+  withdraw(id: number, now: number, error: FailureNote): Transition | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET state = 'cancelled', resolved_at = ?, resolved_by = NULL,
+         last_error_code = ?, last_error_message = ?, updated_at = ?
+       WHERE id = ? AND state = 'pending' AND may_have_reached_at IS NULL
+         AND older_key_reached = 0
+         AND NOT EXISTS (SELECT 1 FROM outbox_debit_keys WHERE debit_id = ? AND may_have_reached = 1)
+       RETURNING *`,
+    ).get(now, error.code, error.message, now, id, id) as DebitRow | undefined;
+    return row ? { from: 'pending', debit: toDebit(row) } : undefined;
+  }
+
+  /**
+   * The wait for an answer ended without one and the debit fits the offline limits: from now on
+   * it counts as accepted offline (the customer leaves without the service's word).
+   */
+  markStoredOffline(id: number, now: number): OutboxDebit | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET accepted_offline = 1, updated_at = ?
+       WHERE id = ? AND state IN ('pending', 'sending') AND accepted_offline = 0 RETURNING *`,
+    ).get(now, id) as DebitRow | undefined;
+    return row ? toDebit(row) : undefined;
+  }
+
   /** Max age passed and the service surely does not have it: expired, terminal, shown to staff. */
   expire(id: number, now: number, error: FailureNote): Transition | undefined {
     const row = this.#sql(

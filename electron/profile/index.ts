@@ -3,7 +3,9 @@ export {
   type LoadedProfile,
   ProfileError,
   type ProfileErrorCode,
+  type ProfilePlaces,
   type ProfileSource,
+  chooseProfile,
   loadProfile,
   loadProfileFile,
 } from './load-profile.ts';

@@ -67,11 +67,25 @@ export interface LoadedProfile {
   readonly path: string | null;
 }
 
-export function loadProfile(where: {
+/** Where the profile in force is read from: each place, in the order it is looked at. */
+export interface ProfilePlaces {
+  /** `--profile` (kioskctl only). */
   readonly flag?: string | undefined;
+  /** The process environment: KIOSK_API_PROFILE, the deployment's file. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The file an administrator saved in Setup (`profilePath` of the data directory's settings). */
   readonly settingsPath?: string | null | undefined;
-}): LoadedProfile {
+}
+
+/**
+ * The one rule that picks the profile, for the kiosk app (`ProfileInForce`) and every kioskctl
+ * command alike: `--profile`, else KIOSK_API_PROFILE, else the file saved in Setup, else the
+ * default. An empty value counts as not given. Only picks: the file is read by the caller.
+ */
+export function chooseProfile(where: ProfilePlaces): {
+  readonly source: ProfileSource;
+  readonly path: string | null;
+} {
   const candidates: [ProfileSource, string | null | undefined][] = [
     ['flag', where.flag],
     ['environment', where.env?.['KIOSK_API_PROFILE']],
@@ -79,7 +93,21 @@ export function loadProfile(where: {
   ];
   for (const [source, path] of candidates) {
     if (path === undefined || path === null || path === '') continue;
-    return { profile: loadProfileFile(path), source, path };
+    return { source, path };
   }
-  return { profile: defaultProfile, source: 'default', path: null };
+  return { source: 'default', path: null };
+}
+
+/**
+ * The profile `chooseProfile` picks, loaded; a ProfileError when its file cannot be used. (The
+ * places spelled out, not `ProfilePlaces`: this signature is part of the package's public API.)
+ */
+export function loadProfile(where: {
+  readonly flag?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly settingsPath?: string | null | undefined;
+}): LoadedProfile {
+  const { source, path } = chooseProfile(where);
+  if (path === null) return { profile: defaultProfile, source, path };
+  return { profile: loadProfileFile(path), source, path };
 }

@@ -1,6 +1,11 @@
 import { type IntegrationProfile, defaultProfile } from '../../shared/profile/index.ts';
 import type { Logger } from '../logging/index.ts';
-import { type ProfileSource, ProfileError, loadProfileFile } from './load-profile.ts';
+import {
+  type ProfileSource,
+  ProfileError,
+  chooseProfile,
+  loadProfileFile,
+} from './load-profile.ts';
 
 /** What the kiosk says of the profile in force (setup, diagnostics). */
 export interface ProfileDescription {
@@ -50,13 +55,13 @@ export class ProfileInForce {
   }
 
   #load(settingsPath: string | null, strict: boolean): void {
-    const [source, path] =
-      this.#environmentPath !== undefined
-        ? (['environment', this.#environmentPath] as const)
-        : settingsPath !== null
-          ? (['settings', settingsPath] as const)
-          : (['default', null] as const);
-    if (path === null) {
+    // The rule kioskctl follows too (without a flag here: the app has none).
+    const { source, path } = chooseProfile({
+      env: { KIOSK_API_PROFILE: this.#environmentPath },
+      settingsPath,
+    });
+    // No flag is given here: `source` is never 'flag'.
+    if (path === null || source === 'flag') {
       this.#profile = defaultProfile;
       this.#description = defaultDescription(null);
       return;

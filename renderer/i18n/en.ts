@@ -228,7 +228,7 @@ export const en = {
   'giftCard.afterWaiting': 'After debits waiting: {amount}',
   'error.overKnownBalance.title': 'This debit is over what is left on the card: it was not taken.',
   'error.overKnownBalance.detail':
-    'Balance {balance} as of {time}, debits still waiting {pending}: at most {available} can be debited offline.',
+    'Balance {balance} as of {time}, debits still waiting {pending}: at most {available} can be debited. Press “Find card” again to read its balance now.',
   'error.unknownCard.title': 'This card was never read on this kiosk: the debit was not taken.',
   'error.unknownCard.detail': 'Offline, a card never read may be debited up to {max}.',
   'error.unknownCard.refused': 'Offline, this kiosk debits only cards it has read before.',

@@ -229,7 +229,7 @@ export const fr: Catalogue = {
   'error.overKnownBalance.title':
     'Ce débit dépasse ce qui reste sur la carte : il n’a pas été pris.',
   'error.overKnownBalance.detail':
-    'Solde {balance} au {time}, débits encore en attente {pending} : au plus {available} peut être débité hors ligne.',
+    'Solde {balance} au {time}, débits encore en attente {pending} : au plus {available} peut être débité. Touchez « Trouver la carte » à nouveau pour lire son solde actuel.',
   'error.unknownCard.title':
     'Cette carte n’a jamais été lue sur cette borne : le débit n’a pas été pris.',
   'error.unknownCard.detail': 'Hors ligne, une carte jamais lue peut être débitée jusqu’à {max}.',

@@ -36,13 +36,16 @@ export function outcomeOf(
 /**
  * Failures after which a debit may be stored all the same: the request may have reached main and
  * only its reply was lost (the transport failed, main failed after the commit or broke the
- * contract in its reply). Every other failure is a refusal made before anything was stored: bad
- * input, an offline limit, the service required while offline.
+ * contract in its reply), or main kept a debit over an offline limit whose answer did not come
+ * and which may have reached the service (OUTBOX_ANSWER_AWAITED: not accepted, not refused).
+ * Every other failure is a refusal: nothing was taken (bad input, an offline limit, the service
+ * required while offline).
  */
 const lostReplyCodes: ReadonlySet<string> = new Set([
   TRANSPORT_ERROR,
   ipcErrorCodes.transport,
   ipcErrorCodes.internal,
+  'OUTBOX_ANSWER_AWAITED',
 ]);
 
 export function mayBeStored(error: IpcError): boolean {

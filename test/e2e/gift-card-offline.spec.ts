@@ -67,7 +67,7 @@ test('offline: a card read earlier within its balance, over it refused, a never-
       .filter({ hasText: 'This debit is over what is left on the card: it was not taken.' });
     await expect(refusal).toContainText('Balance €114.50 as of');
     await expect(refusal).toContainText(
-      'debits still waiting €20.00: at most €94.50 can be debited offline.',
+      'debits still waiting €20.00: at most €94.50 can be debited.',
     );
     await saveScreen(page, testInfo, 'gift-card-offline-over-balance');
     // Nothing was stored for it: the one debit waiting is the €20.00.

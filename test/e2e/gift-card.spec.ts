@@ -2,6 +2,7 @@ import { demoGiftCardBalances, demoGiftCards } from '../../sandbox/data/demo.ts'
 import { expectAccessible, saveScreen } from './support/evidence.ts';
 import { findCard, keypad } from './support/gift-card.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
+import { debitElsewhere } from './support/sandbox-api.ts';
 import { addFault, clearFaults, ledger } from './support/sandbox-control.ts';
 import { serviceShapes } from './support/services.ts';
 
@@ -35,7 +36,7 @@ for (const service of serviceShapes) {
       expect(consoleProblems).toEqual([]);
     });
 
-    test('gift card refused: insufficient balance, with the service’s reason, nothing taken', async ({
+    test('gift card refused: over the balance just read, on the kiosk at once; moved since, by the service with its reason; nothing taken', async ({
       page,
       kiosk,
     }, testInfo) => {
@@ -43,20 +44,42 @@ for (const service of serviceShapes) {
       await findCard(page, demoGiftCards.lowBalance);
       await expect(page.getByTestId('gift-card-balance')).toHaveText('€4.50');
 
+      // Over the balance read a moment ago: refused before anything is sent, with both figures.
       await keypad(page, '20');
       await page.getByRole('button', { name: 'Debit €20.00' }).click();
+      const overBalance = page
+        .getByRole('alert')
+        .filter({ hasText: 'This debit is over what is left on the card: it was not taken.' });
+      await expect(overBalance).toContainText('Balance €4.50 as of');
+      await expect(overBalance).toContainText('Press “Find card” again to read its balance now.');
+      expect(await ledger(kiosk.sandboxUrl, demoGiftCards.lowBalance)).toEqual([]);
+
+      // Another till takes €4.00 after this read: within what the kiosk knows, the service refuses.
+      await debitElsewhere(
+        kiosk.sandboxUrl,
+        demoGiftCards.lowBalance,
+        service.debitBody(4, 'other-till'),
+      );
+      await page
+        .getByRole('group', { name: 'Numeric keypad' })
+        .getByRole('button', {
+          name: 'Clear the entry',
+        })
+        .click();
+      await keypad(page, '4.50');
+      await page.getByRole('button', { name: 'Debit €4.50' }).click();
       const outcome = page.getByTestId('debit-outcome');
       await expect(outcome).toHaveAttribute('data-outcome', 'refused');
-      await expect(outcome).toContainText('Debit of €20.00 refused by the service.');
+      await expect(outcome).toContainText('Debit of €4.50 refused by the service.');
       await expect(page.getByTestId('refusal-reason')).toHaveText(
         'The card’s balance is too low for this amount.',
       );
       await expect(outcome).toContainText('Nothing was taken from the card.');
-      await expect(page.getByTestId('gift-card-balance')).toHaveText('€4.50');
       // A refused debit needs a person: it waits in the list until staff say they saw it.
       await expect(page.getByTestId('pending-debit')).toHaveAttribute('data-state', 'refused');
       await saveScreen(page, testInfo, 'gift-card-refused');
-      expect(await ledger(kiosk.sandboxUrl, demoGiftCards.lowBalance)).toEqual([]);
+      const debits = await ledger(kiosk.sandboxUrl, demoGiftCards.lowBalance);
+      expect(debits.map((debit) => debit.amount)).toEqual([4]);
     });
 
     test('gift card offline: stored while the service drops connections, then applied exactly once', async ({

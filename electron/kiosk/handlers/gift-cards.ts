@@ -65,27 +65,27 @@ export function giftCardHandlers({
       })),
     }),
     debitGiftCard: async (request) => {
+      const waitMs = request.waitMs ?? 0;
       // A retry of the same confirmation (its reply was lost) gets the debit already stored.
+      // The card checks run whatever the connectivity; without a wait the offline limits too.
       const accepted = outbox.enqueue({
         requestId: request.requestId,
         giftCardId: request.giftCardId,
         amount: request.amount,
         policy: request.policy,
         ...(request.reference === undefined ? {} : { reference: request.reference }),
+        waitMs,
       });
       sender.wake();
-      let debit: DebitView = debitView(accepted.debit);
-      let settled = false;
-      if (request.waitMs !== undefined && request.waitMs > 0) {
-        const outcome = await outbox.waitForOutcome(accepted.debit.id, request.waitMs);
-        debit = debitView(outcome.debit);
-        settled = outcome.settled;
-      }
+      // No answer within the wait: the outbox decides the offline limits now, and a debit that
+      // breaks them is refused (withdrawn, nothing sent) or kept for the service's answer
+      // (OUTBOX_ANSWER_AWAITED: the screen asks again), never shown as stored offline.
+      const outcome = await outbox.awaitAnswer(accepted.debit.id, waitMs);
       return {
-        debit,
+        debit: debitView(outcome.debit),
         delivery: accepted.delivery,
         connectivity: accepted.connectivity,
-        settled,
+        settled: outcome.settled,
         replayed: accepted.replayed,
       };
     },

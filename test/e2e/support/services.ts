@@ -13,6 +13,8 @@ export interface ServiceShape {
   readonly kiosk: KioskOptions;
   readonly saleNumber: (sale: Record<string, unknown>) => string;
   readonly invoiceNumber: (invoice: Record<string, unknown>) => string;
+  /** A debit body as that service takes it (another till's debit, made in a test). */
+  readonly debitBody: (amount: number, reference: string) => Record<string, unknown>;
 }
 
 export const alternateProfileFile = fileURLToPath(
@@ -30,11 +32,13 @@ export const serviceShapes: readonly ServiceShape[] = [
     kiosk: {},
     saleNumber: (sale) => text(sale['number']),
     invoiceNumber: (invoice) => text(invoice['number']),
+    debitBody: (amount, reference) => ({ amount, currency: 'EUR', reference }),
   },
   {
     name: 'a service shaped another way, with its profile',
     kiosk: { dialect: 'alternate', profileFile: alternateProfileFile },
     saleNumber: (sale) => text(sale['reference']),
     invoiceNumber: (invoice) => text(invoice['invoiceNumber']),
+    debitBody: (amount, reference) => ({ debit: { value: amount }, memo: reference }),
   },
 ];

@@ -51,10 +51,20 @@ describe('the default profile on a service shaped another way', { timeout: 30_00
 
   it('a debit is held with an administrator message; the right profile and it is applied once', async () => {
     const { outbox, sender } = fixture.services.parts;
+    // A card this kiosk never read: the active one was read above with a status word the
+    // default profile does not allow, and the card checks refuse it on every debit.
+    expect(
+      await call('debitGiftCard', {
+        requestId: randomUUID(),
+        giftCardId: demoGiftCards.active,
+        amount: 2.5,
+        policy: 'prefer_online',
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'OUTBOX_CARD_NOT_DEBITABLE' } });
     const reply = await value('debitGiftCard', {
       requestId: randomUUID(),
-      giftCardId: demoGiftCards.active,
-      amount: 7.5,
+      giftCardId: demoGiftCards.lowBalance,
+      amount: 2.5,
       policy: 'prefer_online',
     });
     await sender.drain({ untilEmpty: true, timeoutMs: 5_000 }).catch(() => undefined);
@@ -63,7 +73,7 @@ describe('the default profile on a service shaped another way', { timeout: 30_00
     expect(sender.status.paused?.code).toBe('DEBIT_REQUEST_REFUSED');
     const listed = await value('listDebits', { view: 'open' });
     expect(listed.debits[0]?.heldReason?.message).toMatch(/administrator/);
-    expect(fixture.sandbox.control!.ledger(demoGiftCards.active)).toEqual([]);
+    expect(fixture.sandbox.control!.ledger(demoGiftCards.lowBalance)).toEqual([]);
 
     // Setup refuses a file that does not load, and nothing changes.
     const broken = join(fixture.dataDir, 'broken-profile.json');
@@ -85,9 +95,9 @@ describe('the default profile on a service shaped another way', { timeout: 30_00
     await sender.drain({ untilEmpty: true, timeoutMs: 5_000 });
     const applied = outbox.get(reply.debit.id);
     expect(applied.state).toBe('applied');
-    const ledger = fixture.sandbox.control!.ledger(demoGiftCards.active);
+    const ledger = fixture.sandbox.control!.ledger(demoGiftCards.lowBalance);
     expect(ledger).toHaveLength(1);
-    expect(ledger[0]?.amount).toBe(7.5);
+    expect(ledger[0]?.amount).toBe(2.5);
     // The row keeps both keys it was sent under: the refused one and the one that applied.
     expect(outbox.keyHistory(reply.debit.id)).toHaveLength(2);
   });

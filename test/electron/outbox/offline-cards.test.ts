@@ -81,7 +81,7 @@ describe('the card cache', () => {
   });
 });
 
-describe('an offline debit', () => {
+describe('a debit, offline or not', () => {
   it('is refused over the balance read minus the debits still waiting, with both figures', () => {
     outbox.recordCard(card());
     const readAt = outbox.knownCard('gc_offline_1')!.readAt;
@@ -128,14 +128,24 @@ describe('an offline debit', () => {
     expect(outbox.enqueue({ giftCardId: 'gc_offline_1', amount: 1 }).debit.state).toBe('pending');
   });
 
-  it('online or not known offline, the service decides: no card check', () => {
-    outbox.recordCard(card({ status: 'expired' }));
+  it('online or not known offline, the same checks: the link may be down without the kiosk knowing', () => {
+    outbox.recordCard(card({ id: 'gc_expired', status: 'expired', balance: 80 }));
+    outbox.recordCard(card());
+    for (const status of ['online', 'unknown', 'degraded'] as const) {
+      connectivity = status;
+      expect(
+        refusalOf(() => outbox.enqueue({ giftCardId: 'gc_offline_1', amount: 20 })),
+      ).toMatchObject({ code: 'OUTBOX_OVER_KNOWN_BALANCE', knownBalance: 4.5, amount: 20 });
+      expect(
+        refusalOf(() => outbox.enqueue({ giftCardId: 'gc_expired', amount: 1 })),
+      ).toMatchObject({ code: 'OUTBOX_CARD_NOT_DEBITABLE', status: 'expired' });
+      expect(
+        refusalOf(() => outbox.enqueue({ giftCardId: 'gc_never_read', amount: 120 })),
+      ).toMatchObject({ code: 'OUTBOX_UNKNOWN_CARD', maxAmount: 50 });
+    }
+    expect(outbox.list()).toEqual([]);
     connectivity = 'online';
-    expect(outbox.enqueue({ giftCardId: 'gc_offline_1', amount: 20 }).delivery).toBe('send-now');
-    connectivity = 'unknown';
-    expect(outbox.enqueue({ giftCardId: 'gc_never_read', amount: 120 }).debit.state).toBe(
-      'pending',
-    );
+    expect(outbox.enqueue({ giftCardId: 'gc_offline_1', amount: 4.5 }).delivery).toBe('send-now');
   });
 });
 

@@ -82,8 +82,21 @@ describe('kioskctl outbox', () => {
     expect(run.code).toBe(outboxExitCodes.ok);
     expect(run.stdout).toHaveLength(1);
     const line = json(run.stdout[0]);
-    expect(Object.keys(line)).toEqual(['id', 'idempotencyKey', 'requestId', 'state', 'replayed']);
-    expect(line).toMatchObject({ id: 1, state: 'pending', replayed: false });
+    expect(Object.keys(line)).toEqual([
+      'id',
+      'idempotencyKey',
+      'requestId',
+      'state',
+      'replayed',
+      'profile',
+    ]);
+    expect(line).toMatchObject({
+      id: 1,
+      state: 'pending',
+      replayed: false,
+      // Which profile wrote the body: none saved in Setup, no flag, no environment.
+      profile: { name: defaultProfile.name, source: 'default', path: null },
+    });
     // No --request-id: one is minted and printed, for running the command again with it.
     expect(line['requestId']).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
@@ -126,16 +139,20 @@ describe('kioskctl outbox', () => {
     expect(ok.stdout).toHaveLength(2);
     expect(json(ok.stdout[1])).toMatchObject({ outcome: { state: 'applied', newBalance: 112.5 } });
 
-    const refused = await kioskctl([
-      'outbox',
-      'enqueue',
-      '--card',
-      demoGiftCards.lowBalance,
-      '--amount',
-      '50',
-      '--wait',
-      '10',
-    ]);
+    // Accepted without the service (a card never read: within the 50.00 allowed on one), then
+    // the same request with --wait: the service refuses it. (With the service reachable at
+    // enqueue, the card read at 4.50 refuses it on the spot: exit 6, see offline-cards.)
+    const requestId = randomUUID();
+    const lowBalance = ['outbox', 'enqueue', '--card', demoGiftCards.lowBalance, '--amount', '50'];
+    const stored = await kioskctl(
+      [...lowBalance, '--request-id', requestId],
+      {},
+      {
+        KIOSK_API_BASE_URL: '',
+      },
+    );
+    expect(stored.code).toBe(outboxExitCodes.ok);
+    const refused = await kioskctl([...lowBalance, '--request-id', requestId, '--wait', '10']);
     expect(refused.code).toBe(outboxExitCodes.apiError);
     expect(json(refused.stdout[1])).toMatchObject({
       outcome: { state: 'refused', lastErrorCode: 'INSUFFICIENT_BALANCE' },
@@ -364,7 +381,14 @@ describe('kioskctl outbox', () => {
 
   it('drain --until-empty sends everything and reports; exit 7 while another process holds the sender lease', async () => {
     await kioskctl(['outbox', 'enqueue', '--card', demoGiftCards.active, '--amount', '1']);
-    await kioskctl(['outbox', 'enqueue', '--card', demoGiftCards.inactive, '--amount', '1']);
+    // The service unreachable: the inactive card is not read, the service refuses it later.
+    await kioskctl(
+      ['outbox', 'enqueue', '--card', demoGiftCards.inactive, '--amount', '1'],
+      {},
+      {
+        KIOSK_API_BASE_URL: '',
+      },
+    );
     const drain = await kioskctl(['outbox', 'drain', '--until-empty', '--timeout', '10']);
     expect(drain.code).toBe(outboxExitCodes.ok);
     expect(json(drain.stdout[0])).toMatchObject({

@@ -175,8 +175,16 @@ describe('offline limits', () => {
     expect(error.message).toContain('maxOfflineDebitAmount is 50.00 EUR');
     expect(error.message).toContain('0.01 EUR over');
     expect(box.list()).toEqual([]);
+    // Online with a wait, the cap is decided when the wait ends (awaitAnswer); a card read at
+    // 80.00 passes the card checks, which run whatever the connectivity.
+    box.recordCard({ id: 'gift_card_1', status: 'active', balance: 80, currency: 'EUR' });
     connectivity = 'online';
     expect(box.enqueue({ giftCardId: 'gift_card_1', amount: 50.01 }).debit.state).toBe('pending');
+    // Online, but nobody waits for the answer: stored offline from the commit, the cap applies.
+    expect(
+      refusal(() => box.enqueue({ giftCardId: 'gift_card_2', amount: 50.01, waitMs: 0 })).breach
+        .limit,
+    ).toBe('maxOfflineDebitAmount');
   });
 
   it('refuses beyond the pending total of one card', () => {

@@ -67,9 +67,20 @@ describe('the debit body', () => {
   it('a rebuild with the same profile changes nothing; another one rebuilds a never-sent body under its key', () => {
     const outbox = new Outbox({ db: data.open() });
     const { debit } = outbox.enqueue({ giftCardId: 'gift_card_1', amount: 4, reference: 'r1' });
-    expect(outbox.rebuildBodies()).toEqual({ rebuilt: 0, newKeys: 0 });
+    expect(outbox.rebuildBodies()).toEqual({ rebuilt: 0, newKeys: 0, debits: [] });
     outbox.useProfile(otherWords);
-    expect(outbox.rebuildBodies()).toEqual({ rebuilt: 1, newKeys: 0 });
+    expect(outbox.rebuildBodies()).toEqual({
+      rebuilt: 1,
+      newKeys: 0,
+      debits: [
+        {
+          id: debit.id,
+          reason: 'NEVER_SENT',
+          previousKey: debit.idempotencyKey,
+          idempotencyKey: debit.idempotencyKey,
+        },
+      ],
+    });
     const rebuilt = outbox.get(debit.id);
     expect(rebuilt).toMatchObject({
       idempotencyKey: debit.idempotencyKey,
@@ -128,7 +139,7 @@ describe('migration 008', () => {
     const [old] = outbox.list();
     expect(old).toMatchObject({ shopId: 'shop_lyon-part-dieu', olderKeyMayHaveReached: false });
     // The default profile writes the very same bytes: nothing to rebuild.
-    expect(outbox.rebuildBodies()).toEqual({ rebuilt: 0, newKeys: 0 });
+    expect(outbox.rebuildBodies()).toMatchObject({ rebuilt: 0, newKeys: 0 });
     outbox.useProfile(otherWords);
     outbox.rebuildBodies();
     expect(JSON.parse(outbox.get(old!.id).requestBody)).toMatchObject({

@@ -62,3 +62,39 @@ it('refuses a debit without a request id, or the same id for another amount', as
     error: { code: 'REQUEST_ID_REUSED' },
   });
 });
+
+it('online, a card read at 4.50: a 20.00 debit is refused at once, with both figures, and never reaches the service', async () => {
+  const card = await fixture.router.handle(
+    'kiosk:getGiftCard',
+    { giftCardId: demoGiftCards.lowBalance },
+    KIOSK_PAGE,
+  );
+  expect(card).toMatchObject({ ok: true, value: { source: 'service', balance: 4.5 } });
+  // The kiosk believes it is online: before this change the card was checked offline only.
+  expect(fixture.services.parts.client.connectivity.state).toBe('online');
+
+  const refused = await debit({
+    requestId: crypto.randomUUID(),
+    giftCardId: demoGiftCards.lowBalance,
+    amount: 20,
+    policy: 'prefer_online',
+    waitMs: 10_000,
+  });
+  expect(refused).toMatchObject({
+    ok: false,
+    error: {
+      code: 'OUTBOX_OVER_KNOWN_BALANCE',
+      details: { refusal: { knownBalance: 4.5, amount: 20, available: 4.5, pending: 0 } },
+    },
+  });
+  if (refused.ok) throw new Error('accepted');
+  // How to read the card again is part of the refusal.
+  expect(refused.error.message).toMatch(/look the card up again/);
+  await fixture.services.parts.sender.drain({ untilEmpty: true, timeoutMs: 2_000 });
+  expect(fixture.sandbox.control!.ledger(demoGiftCards.lowBalance)).toEqual([]);
+  expect(
+    fixture.services.parts.outbox
+      .list()
+      .filter((row) => row.giftCardId === demoGiftCards.lowBalance),
+  ).toEqual([]);
+});
