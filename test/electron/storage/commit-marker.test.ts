@@ -171,7 +171,7 @@ describe('the marker file', () => {
       marker.record(71);
       const bytes = readFileSync(commitMarkerPath(path));
       // A power cut in the middle of the last slot's write: its checksum no longer matches.
-      bytes[(71 % 64) * 16 + 6] ^= 0xff;
+      bytes.writeUInt8(bytes.readUInt8((71 % 64) * 16 + 6) ^ 0xff, (71 % 64) * 16 + 6);
       writeFileSync(commitMarkerPath(path), bytes);
       expect(readCommitMarker(path)).toBe(70);
     } finally {
