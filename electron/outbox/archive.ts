@@ -70,9 +70,10 @@ export class ArchivedDebits {
     if (!this.#ready()) return [];
     const rows =
       filter.state === undefined
-        ? this.#sql(
-            `SELECT debit FROM outbox_debits_archive WHERE id > ? ORDER BY id LIMIT ?`,
-          ).all(filter.afterId ?? 0, filter.limit ?? -1)
+        ? this.#sql(`SELECT debit FROM outbox_debits_archive WHERE id > ? ORDER BY id LIMIT ?`).all(
+            filter.afterId ?? 0,
+            filter.limit ?? -1,
+          )
         : this.#sql(
             `SELECT debit FROM outbox_debits_archive WHERE state = ? AND id > ? ORDER BY id LIMIT ?`,
           ).all(filter.state, filter.afterId ?? 0, filter.limit ?? -1);
@@ -101,8 +102,7 @@ export class ArchivedDebits {
 
   count(): number {
     if (!this.#ready()) return 0;
-    return (this.#sql(`SELECT count(*) AS n FROM outbox_debits_archive`).get() as { n: number })
-      .n;
+    return (this.#sql(`SELECT count(*) AS n FROM outbox_debits_archive`).get() as { n: number }).n;
   }
 
   /**
@@ -257,9 +257,11 @@ function objectOf(columns: readonly string[], alias: string): string {
 }
 
 function columnsOf(connection: DatabaseSync, table: string): string[] {
-  return (connection.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as {
-    name: string;
-  }[]).map((row) => row.name);
+  return (
+    connection.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as {
+      name: string;
+    }[]
+  ).map((row) => row.name);
 }
 
 /** Every table with a foreign key to `outbox_debits`, whichever migration made it. */
@@ -293,7 +295,8 @@ function literalOf(sql: string | null): unknown {
 
 function tableExists(connection: DatabaseSync, table: string): boolean {
   return (
-    connection.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table) !==
-    undefined
+    connection
+      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`)
+      .get(table) !== undefined
   );
 }

@@ -62,8 +62,7 @@ export class CommitCount {
 export function readCommitCount(connection: DatabaseSync): number {
   if (!hasCountTable(connection)) return 0;
   const row = connection.prepare('SELECT commits FROM storage_commits WHERE id = 1').get() as
-    | { commits: number }
-    | undefined;
+    { commits: number } | undefined;
   return row?.commits ?? 0;
 }
 

@@ -37,7 +37,11 @@ const DAY = 24 * 60 * 60 * 1000;
 /** The service's clock in the list benchmark: every seeded settled row is past its retention. */
 const SERVICE_NOW = Date.UTC(2026, 10, 27, 12);
 
-const noLimits = { maxPendingCount: 1_000_000, maxPendingAmount: 1e9, maxPendingAmountPerCard: 1e9 };
+const noLimits = {
+  maxPendingCount: 1_000_000,
+  maxPendingAmount: 1e9,
+  maxPendingAmountPerCard: 1e9,
+};
 
 function tempDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'storage-bench-'));
@@ -145,9 +149,7 @@ function openDebits(outbox: Outbox): OutboxDebit[] {
   );
 }
 
-let listFigures:
-  | Promise<{ archived: number[]; small: number[]; archiveRate: number }>
-  | undefined;
+let listFigures: Promise<{ archived: number[]; small: number[]; archiveRate: number }> | undefined;
 function listRuns() {
   listFigures ??= Promise.resolve().then(async () => {
     const smallDir = tempDir();
@@ -179,7 +181,8 @@ function listRuns() {
           const at = performance.now();
           const rows = openDebits(outbox);
           const elapsed = performance.now() - at;
-          if (rows.length !== expected) throw new Error(`${rows.length} open rows, not ${expected}`);
+          if (rows.length !== expected)
+            throw new Error(`${rows.length} open rows, not ${expected}`);
           if (i >= 0) samples.push(elapsed);
         }
       }

@@ -5,10 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  preloadBanner,
-  RENDERER_VERSION_META,
-} from '../../../electron/host/asset-version.ts';
+import { preloadBanner, RENDERER_VERSION_META } from '../../../electron/host/asset-version.ts';
 import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { packageVersion } from '../../../electron/package-version.ts';
 import { kioskSchema } from '../../../electron/schema.ts';

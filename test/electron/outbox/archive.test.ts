@@ -19,9 +19,11 @@ import { tempDataDir } from './support.ts';
 const DAY = 24 * 60 * 60 * 1000;
 /** The service's time in these tests: its clock, not the kiosk's, decides a row's age. */
 const SERVICE_NOW = Date.UTC(2026, 10, 27, 12);
-const serviceAt =
-  (at: number) =>
-  (): ServiceTimeBounds => ({ earliest: at, latest: at + 1_000, syncAgeMs: 0 });
+const serviceAt = (at: number) => (): ServiceTimeBounds => ({
+  earliest: at,
+  latest: at + 1_000,
+  syncAgeMs: 0,
+});
 
 let data: ReturnType<typeof tempDataDir>;
 let db: KioskDatabase;
@@ -208,12 +210,14 @@ describe('archiving settled debits past their retention', () => {
     // Accepted 400 days ago by the kiosk's clock, 10 days ago by the service's.
     debitOf('applied', 400, 10);
     expect(await archiver().run()).toMatchObject({ moved: 0 });
-    expect(
-      await archiver({ serviceNow: () => undefined, batchSize: 1 }).run(),
-    ).toMatchObject({ moved: 0, batches: 0, skipped: 'no-service-time' });
-    expect(await archiver({ serviceNow: serviceAt(SERVICE_NOW + 81 * DAY) }).run()).toMatchObject(
-      { moved: 1 },
-    );
+    expect(await archiver({ serviceNow: () => undefined, batchSize: 1 }).run()).toMatchObject({
+      moved: 0,
+      batches: 0,
+      skipped: 'no-service-time',
+    });
+    expect(await archiver({ serviceNow: serviceAt(SERVICE_NOW + 81 * DAY) }).run()).toMatchObject({
+      moved: 1,
+    });
   });
 
   it('a settled row with no service time is dated now, and moves a retention later, never earlier', async () => {
@@ -281,12 +285,7 @@ describe('archiving settled debits past their retention', () => {
 
     const child = spawn(
       process.execPath,
-      [
-        fileURLToPath(new URL('./archiving-kiosk.ts', import.meta.url)),
-        data.dir,
-        '20',
-        '3',
-      ],
+      [fileURLToPath(new URL('./archiving-kiosk.ts', import.meta.url)), data.dir, '20', '3'],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];

@@ -10,9 +10,9 @@ import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { kioskSchema } from '../../../electron/schema.ts';
 import { openDatabase } from '../../../electron/storage/index.ts';
 
-const [dataDir, batchSize, crashAt] = process.argv.slice(2).map((value, index) =>
-  index === 0 ? value : Number(value),
-) as [string, number, number];
+const [dataDir, batchSize, crashAt] = process.argv
+  .slice(2)
+  .map((value, index) => (index === 0 ? value : Number(value))) as [string, number, number];
 const db = openDatabase({ dataDir, schema: kioskSchema });
 const outbox = new Outbox({ db });
 let batches = 0;
