@@ -9,6 +9,7 @@ export interface StartupRefusal {
   readonly code: string;
   /** One paragraph for the technician: the file, what is wrong, what to do. No stack trace. */
   readonly message: string;
+  /** What the host exits with: `STORAGE_EXIT_CODE`, as kioskctl. */
   readonly exitCode: number;
 }
 
