@@ -5,6 +5,7 @@ import {
   oneLetterPrefixMigration,
 } from './catalog/index.ts';
 import {
+  archiveMigration,
   cardCacheMigration,
   debitKeysMigration,
   debitsMigration,
@@ -13,7 +14,7 @@ import {
   serviceTimesMigration,
   unsettledDebits,
 } from './outbox/index.ts';
-import { type DatabaseSchema, leasesMigration } from './storage/index.ts';
+import { commitCountMigration, type DatabaseSchema, leasesMigration } from './storage/index.ts';
 
 /**
  * The kiosk database's schema, the one place that knows every service's tables: the kiosk app and
@@ -37,6 +38,8 @@ export const kioskSchema: DatabaseSchema = {
     itemsRowidMigration,
     itemsInEntriesMigration,
     oneLetterPrefixMigration,
+    commitCountMigration,
+    archiveMigration,
   ],
   preserved: [unsettledDebits],
 };

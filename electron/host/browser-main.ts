@@ -39,15 +39,16 @@ import {
   readLogSettings,
 } from '../logging/index.ts';
 import { startBrowserHost } from './browser-host.ts';
+import { startupRefusalOf } from './startup-refusal.ts';
 
 const env = process.env;
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The demo's PIN is public (printed below); a real kiosk gets KIOSK_ADMIN_PIN or none. */
 const DEMO_ADMIN_PIN = '0000';
 
-function fail(message: string): never {
+function fail(message: string, exitCode = 1): never {
   process.stderr.write(`kiosk: ${message}\n`);
-  process.exit(1);
+  process.exit(exitCode);
 }
 
 let logSettings: LogSettings;
@@ -136,6 +137,13 @@ const services = await createKioskServices({
   ...(env['KIOSK_API_PROFILE'] ? { profileFile: env['KIOSK_API_PROFILE'] } : {}),
   environment: env,
   logger,
+}).catch((error: unknown) => {
+  // Data the kiosk refuses (a database lost, emptied, damaged): said as the Electron host says
+  // it, with kioskctl's exit code, not as a stack trace.
+  const refusal = startupRefusalOf(error);
+  if (refusal === undefined) throw error;
+  logger.error('kiosk.host.start_refused', { code: refusal.code });
+  return fail(refusal.message, refusal.exitCode);
 });
 const host = await startBrowserHost({
   services,

@@ -23,6 +23,7 @@ import {
   openLogSink,
   readLogSettings,
   registerKioskScheme,
+  startupRefusalOf,
 } from 'commerce-kiosk';
 import { startSandbox } from 'commerce-kiosk/sandbox';
 
@@ -43,6 +44,22 @@ const password = env['KIOSK_API_PASSWORD'];
 
 const dataDir = env['KIOSK_DATA_DIR'] ?? join(electron.app.getPath('userData'), 'kiosk');
 const vaultConfig = cliVaultConfig({ dataDir }, env);
+
+/**
+ * Data the kiosk refuses (its database lost, emptied, damaged, from a newer build): said on the
+ * screen, where staff are, and on stderr as the browser host says it, then exit 8 as kioskctl;
+ * never a stack trace. Any other failure is a bug and keeps its stack.
+ */
+async function refuseToStart(error: unknown): Promise<undefined> {
+  const refusal = startupRefusalOf(error);
+  if (refusal === undefined) throw error;
+  process.stderr.write(`kiosk: ${refusal.message}\n`);
+  logger.error('kiosk.host.start_refused', { code: refusal.code });
+  electron.dialog.showErrorBox('Kiosk', refusal.message);
+  await logSink.close();
+  electron.app.exit(refusal.exitCode);
+  return undefined;
+}
 
 const kiosk = await createKioskIntegration({
   electron: electronModule,
@@ -75,9 +92,9 @@ const kiosk = await createKioskIntegration({
     chrome: process.versions.chrome ?? null,
   },
   logger,
-});
+}).catch(refuseToStart);
 
-if (kiosk.status === 'running') {
+if (kiosk?.status === 'running') {
   electron.app.on('window-all-closed', () => {
     void kiosk
       .close()

@@ -26,6 +26,7 @@ import {
   liftBackoffWhenBackOnline,
   type OfflineLimits,
   Outbox,
+  OutboxArchiver,
   outboxClientRetry,
   OutboxSender,
   resolveLimits,
@@ -235,6 +236,12 @@ export async function createKioskServices(
     logger,
     ...(options.outboxRetry === undefined ? {} : { retry: options.outboxRetry }),
   });
+  // Settled debits past their retention leave the live table (the limits' `settledRetentionMs`).
+  const archiver = new OutboxArchiver({
+    outbox,
+    serviceNow: () => client.serviceClock.now(),
+    logger,
+  });
   const catalogSync = new CatalogSyncService({
     database,
     source: client,
@@ -343,13 +350,19 @@ export async function createKioskServices(
       void client.connectivity.check();
       catalogSync.start();
       sender.start();
+      archiver.start();
     },
     close() {
       closing ??= (async () => {
         events.close();
         metrics.close();
         stopWakingSender();
-        await Promise.allSettled([catalogSync.stop(), sender.stop(), printing.close()]);
+        await Promise.allSettled([
+          catalogSync.stop(),
+          sender.stop(),
+          archiver.stop(),
+          printing.close(),
+        ]);
         client.close();
         database.close();
         await telemetry.close();

@@ -5,6 +5,7 @@ import type { KioskDatabase } from '../storage/index.ts';
 import { connectivityOf, createApiGateway } from './api-gateway.ts';
 import type { OfflineLimits } from './limits.ts';
 import { liftBackoffWhenBackOnline } from './back-online.ts';
+import { OutboxArchiver, type OutboxArchiverOptions } from './archiver.ts';
 import { Outbox } from './outbox.ts';
 import { OutboxSender, type SenderOptions } from './sender.ts';
 
@@ -19,6 +20,7 @@ export { InvalidDebit, OutboxError, type OutboxErrorCode } from './errors.ts';
 export type { ConnectivityStatus, OutboxEvent, OutboxListener } from './events.ts';
 export type { DebitGateway, UsageLookup } from './gateway.ts';
 export {
+  DEFAULT_SETTLED_RETENTION_MS,
   defaultOfflineLimits,
   OfflineLimitExceeded,
   type LimitBreach,
@@ -39,6 +41,14 @@ export {
 } from './offline-card-check.ts';
 export { resolutionsMigration } from './migrations/007-resolutions.ts';
 export { debitKeysMigration } from './migrations/008-debit-keys.ts';
+export { archiveMigration } from './migrations/013-archive.ts';
+export {
+  type ArchiveRun,
+  DEFAULT_ARCHIVE_INTERVAL_MS,
+  OutboxArchiver,
+  type OutboxArchiverOptions,
+} from './archiver.ts';
+export { archivableStates } from './archive.ts';
 export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export { localDayBounds, localDateOf } from './day-bounds.ts';
 export {
@@ -93,12 +103,18 @@ export interface OutboxServiceOptions {
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly sender?: Partial<Omit<SenderOptions, 'outbox' | 'gateway' | 'logger'>>;
+  readonly archiver?: Partial<Omit<OutboxArchiverOptions, 'outbox' | 'serviceNow' | 'logger'>>;
 }
 
 export interface OutboxService {
   readonly outbox: Outbox;
   readonly sender: OutboxSender;
-  /** Stops the sender (attempts under way finish and are recorded) and releases its lease. */
+  /** Moves settled debits past their retention to the archive, in the background. */
+  readonly archiver: OutboxArchiver;
+  /**
+   * Stops the sender (attempts under way finish and are recorded) and releases its lease, and
+   * stops the archiver between two batches.
+   */
   stop(): Promise<void>;
 }
 
@@ -127,13 +143,21 @@ export function startOutboxService(options: OutboxServiceOptions): OutboxService
     sender,
     options.sender?.random ? { random: options.sender.random } : {},
   );
+  const archiver = new OutboxArchiver({
+    outbox,
+    serviceNow: () => options.client.serviceClock.now(),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...options.archiver,
+  });
   sender.start();
+  archiver.start();
   return {
     outbox,
     sender,
+    archiver,
     stop: async () => {
       off();
-      await sender.stop();
+      await Promise.all([sender.stop(), archiver.stop()]);
     },
   };
 }

@@ -12,7 +12,8 @@ import type { OpenTotals } from './store.ts';
  * before the commit), and one whose definitive answer did not come within the caller's wait
  * (checked when the wait ends: `Outbox.awaitAnswer`). The pending totals and count apply always
  * (pending rows are unconfirmed whatever the connectivity); `maxAgeMs` is enforced by the
- * sender, which expires rows that stayed unsent that long.
+ * sender, which expires rows that stayed unsent that long; `settledRetentionMs` by the archiver
+ * (`archiver.ts`), which moves settled rows that old out of the live table.
  */
 export type OfflineLimits = Readonly<OutboxLimits>;
 
@@ -21,6 +22,9 @@ export type UnknownCardPolicy = NonNullable<OutboxLimits['unknownCardOffline']>;
 
 export const defaultUnknownCardPolicy: UnknownCardPolicy = { maxAmount: 50 };
 
+/** How long a settled debit stays among the live rows before it moves to the archive. */
+export const DEFAULT_SETTLED_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
+
 export const defaultOfflineLimits: OfflineLimits = {
   maxOfflineDebitAmount: 150,
   maxPendingAmount: 1_000,
@@ -28,9 +32,13 @@ export const defaultOfflineLimits: OfflineLimits = {
   maxPendingCount: 50,
   maxAgeMs: 72 * 60 * 60 * 1000,
   unknownCardOffline: defaultUnknownCardPolicy,
+  settledRetentionMs: DEFAULT_SETTLED_RETENTION_MS,
 };
 
-export type LimitName = Exclude<keyof OfflineLimits, 'maxAgeMs' | 'unknownCardOffline'>;
+export type LimitName = Exclude<
+  keyof OfflineLimits,
+  'maxAgeMs' | 'unknownCardOffline' | 'settledRetentionMs'
+>;
 
 export interface LimitBreach {
   readonly limit: LimitName;

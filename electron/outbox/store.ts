@@ -10,6 +10,7 @@ import {
 } from '../../shared/ipc/gift-cards.ts';
 import { defaultProfile, resolveRecord, type RecordViewOf } from '../../shared/profile/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
+import { ArchivedDebits } from './archive.ts';
 import type { DebitKey, FailureNote, OutboxDebit, Transition } from './debit.ts';
 import type { DebitServiceTimes } from './service-times.ts';
 
@@ -179,6 +180,8 @@ export interface StoreSummary {
 
 export class OutboxStore {
   readonly db: KioskDatabase;
+  /** Settled rows past their retention (archive.ts): read where a settled row may be asked for. */
+  readonly #archived: ArchivedDebits;
   readonly #statements = new Map<string, StatementSync>();
   /** Every open row up to this id carries its service time (`hasUndatedOpen`). */
   #datedThrough = 0;
@@ -200,6 +203,7 @@ export class OutboxStore {
 
   constructor(db: KioskDatabase) {
     this.db = db;
+    this.#archived = new ArchivedDebits(db);
   }
 
   /**
@@ -263,21 +267,27 @@ export class OutboxStore {
   }
 
   findByRequestId(requestId: string): OutboxDebit | undefined {
-    const row = this.#sql(`SELECT * FROM outbox_debits WHERE request_id = ?`).get(requestId) as
-      DebitRow | undefined;
+    const row = (this.#sql(`SELECT * FROM outbox_debits WHERE request_id = ?`).get(requestId) ??
+      this.#archived.byRequestId(requestId)) as DebitRow | undefined;
     return row ? toDebit(row) : undefined;
   }
 
   get(id: number): OutboxDebit | undefined {
-    const row = this.#sql(`SELECT * FROM outbox_debits WHERE id = ?`).get(id) as
-      DebitRow | undefined;
+    const row = (this.#sql(`SELECT * FROM outbox_debits WHERE id = ?`).get(id) ??
+      this.#archived.get(id)) as DebitRow | undefined;
     return row ? toDebit(row) : undefined;
   }
 
+  /** Live and archived rows together, by id (an open state reads no archive). */
   list(filter: { state?: DebitState; afterId?: number; limit?: number } = {}): OutboxDebit[] {
-    const rows = this.#sql(
+    const live = this.#sql(
       `SELECT * FROM outbox_debits WHERE (?1 IS NULL OR state = ?1) AND id > ?2 ORDER BY id LIMIT ?3`,
     ).all(filter.state ?? null, filter.afterId ?? 0, filter.limit ?? -1) as unknown as DebitRow[];
+    const archived = this.#archived.list(filter) as unknown as DebitRow[];
+    const rows =
+      archived.length === 0
+        ? live
+        : [...live, ...archived].sort((a, b) => a.id - b.id).slice(0, filter.limit ?? undefined);
     return rows.map(toDebit);
   }
 
@@ -714,10 +724,13 @@ export class OutboxStore {
    * Every key this row was sent under, oldest first, its current key last (`replacedAt` null).
    */
   keyHistory(id: number): DebitKey[] {
-    const retired = this.#sql(
-      `SELECT idempotency_key, request_body, first_used_at, replaced_at FROM outbox_debit_keys
-       WHERE debit_id = ? ORDER BY replaced_at, rowid`,
-    ).all(id) as unknown as {
+    const retired = [
+      ...this.#sql(
+        `SELECT idempotency_key, request_body, first_used_at, replaced_at FROM outbox_debit_keys
+         WHERE debit_id = ? ORDER BY replaced_at, rowid`,
+      ).all(id),
+      ...this.#archived.related(id, 'outbox_debit_keys'),
+    ] as unknown as {
       idempotency_key: string;
       request_body: string;
       first_used_at: number | null;
@@ -871,9 +884,14 @@ export class OutboxStore {
 
   /** Debits accepted in [from, to) (epoch ms, the outbox clock), oldest first. */
   createdBetween(from: number, to: number): OutboxDebit[] {
-    const rows = this.#sql(
+    const live = this.#sql(
       `SELECT * FROM outbox_debits WHERE created_at >= ? AND created_at < ? ORDER BY created_at, id`,
     ).all(from, to) as unknown as DebitRow[];
+    const archived = this.#archived.createdBetween(from, to) as unknown as DebitRow[];
+    const rows =
+      archived.length === 0
+        ? live
+        : [...live, ...archived].sort((a, b) => a.created_at - b.created_at || a.id - b.id);
     return rows.map(toDebit);
   }
 

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { assertNoCommitLost, assertNotLostWhole, CommitCount } from './commit-count.ts';
+import { readCommitMarker } from './commit-marker.ts';
 import { createDatabaseFile, databaseFileExists } from './database-file.ts';
 import { prepareDataDir } from './data-dir.ts';
 import { IdleCheckpoint } from './idle-checkpoint.ts';
@@ -31,6 +33,13 @@ export interface OpenDatabaseOptions {
    * `OFF` exists for the benchmark baseline, to measure what that durability costs.
    */
   readonly synchronous?: 'FULL' | 'OFF';
+  /**
+   * `true` (the default, and the only setting the product uses): every durable commit is counted
+   * and recorded in the commit marker beside the file, so a lost write-ahead log is refused at
+   * the next open (`commit-count.ts`). `false` exists for the benchmark baseline; the check at
+   * open runs either way.
+   */
+  readonly commitMarker?: boolean;
 }
 
 export interface KioskDatabase {
@@ -49,6 +58,11 @@ export interface KioskDatabase {
    * key, which the service replays). Never for accepting a debit or a staff decision.
    *
    * The log is copied into the file between tasks, not in the commit (`IdleCheckpoint`).
+   *
+   * A durable commit is recorded in the commit marker once its log is flushed and before this
+   * returns; if that record cannot be written (a full disk) this throws a StorageError although
+   * the work was committed: the caller treats it as an answer it did not get (a debit is found
+   * again by its request id).
    */
   transaction<T>(work: () => T, options?: { readonly durability?: 'full' | 'deferred' }): T;
   close(): void;
@@ -56,6 +70,7 @@ export interface KioskDatabase {
 
 const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
+const SQLITE_IOERR_SHORT_READ = 522;
 
 /**
  * Opens (creating if needed, 0600) the kiosk database with the durability settings the outbox
@@ -68,7 +83,12 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
   checkMigrationList(list);
   const dataDir = prepareDataDir(options.dataDir);
   const path = join(dataDir, options.fileName ?? DATABASE_FILE);
-  if (!databaseFileExists(path)) createDatabaseFile(path);
+  // Before anything reads the database's own count: both only grow (commit-marker.ts).
+  const marked = readCommitMarker(path);
+  if (!databaseFileExists(path)) {
+    assertNotLostWhole(path, marked);
+    createDatabaseFile(path);
+  }
 
   let connection: DatabaseSync;
   try {
@@ -90,6 +110,7 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
     // damaged database, or one from a newer build, must stay exactly as it was found.
     assertIntact(connection, path);
     assertNotNewer(connection, path, list);
+    assertNoCommitLost(connection, path, marked);
     const journal = connection.prepare('PRAGMA journal_mode = WAL').get() as
       { journal_mode: string } | undefined;
     if (journal?.journal_mode !== 'wal') {
@@ -104,6 +125,12 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
     connection.exec('PRAGMA foreign_keys = ON');
     connection.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}`);
     const migration = migrate(connection, path, schema);
+    // Counted only where a commit survives a power cut: a marker ahead of the file's own count
+    // would refuse a database that lost nothing.
+    const commits =
+      synchronous === 'FULL' && options.commitMarker !== false
+        ? CommitCount.of(connection, path)
+        : undefined;
     const checkpoint = new IdleCheckpoint(connection);
     checkpoint.run();
     return {
@@ -115,18 +142,28 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
         const result =
           transactionOptions?.durability === 'deferred' && synchronous === 'FULL'
             ? runDeferred(connection, work)
-            : runInTransaction(connection, work);
+            : runInTransaction(connection, work, commits);
         if (outermost) checkpoint.committed();
         return result;
       },
       close: () => {
         checkpoint.cancel();
+        commits?.close();
         if (connection.isOpen) connection.close();
       },
     };
   } catch (error) {
     if (connection.isOpen) connection.close();
     if (error instanceof StorageError) throw error;
+    if ((error as { errcode?: unknown }).errcode === SQLITE_IOERR_SHORT_READ) {
+      // The shared index says the log holds frames the file at `-wal` does not have: the log was
+      // removed or truncated while another process (the kiosk app) had the database open.
+      throw new StorageError(
+        'STORAGE_LOG_LOST',
+        `${path}: its write-ahead log ${path}-wal is shorter than the database's index says (removed or truncated while another process had it open); accepted debits may be missing from it. Nothing was changed: stop the kiosk app and put the -wal file back`,
+        { cause: error },
+      );
+    }
     const sqliteCode = sqliteCodeOf(error);
     if (sqliteCode === SQLITE_NOTADB || sqliteCode === SQLITE_CORRUPT) {
       throw new StorageError(
@@ -157,12 +194,15 @@ function assertIntact(connection: DatabaseSync, path: string): void {
   );
 }
 
-function runInTransaction<T>(connection: DatabaseSync, work: () => T): T {
+function runInTransaction<T>(connection: DatabaseSync, work: () => T, commits?: CommitCount): T {
   if (connection.isTransaction) return work();
   connection.exec('BEGIN IMMEDIATE');
   try {
+    const changesAtBegin = commits?.changes() ?? 0;
     const result = work();
+    const counted = commits?.count(changesAtBegin);
     connection.exec('COMMIT');
+    if (counted !== undefined) commits?.committed(counted);
     return result;
   } catch (error) {
     if (connection.isTransaction) connection.exec('ROLLBACK');

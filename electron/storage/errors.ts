@@ -12,6 +12,11 @@ export type StorageErrorCode =
   | 'STORAGE_NOT_A_DATABASE'
   /** SQLite's own check (`PRAGMA quick_check`) or a read found damaged pages. */
   | 'STORAGE_DATABASE_DAMAGED'
+  /**
+   * The database holds fewer commits than were acknowledged (its commit marker, a file beside
+   * it, says how many): its write-ahead log was lost, or an older copy of the file was restored.
+   */
+  | 'STORAGE_LOG_LOST'
   | 'STORAGE_FULL'
   | 'STORAGE_IO_FAILED'
   | 'STORAGE_ACCESS_DENIED'

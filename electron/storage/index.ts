@@ -20,3 +20,5 @@ export {
   type PreservedRows,
 } from './migration-runner.ts';
 export { leasesMigration } from './migrations/002-leases.ts';
+export { commitCountMigration } from './migrations/012-commit-count.ts';
+export { COMMIT_MARKER_SUFFIX } from './commit-marker.ts';

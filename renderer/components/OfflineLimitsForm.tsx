@@ -10,8 +10,9 @@ import { useI18n } from '../i18n/use-i18n.ts';
 import { OfflineLimits } from './OfflineLimits.tsx';
 
 type Limits = KioskSettings['offlineLimits'];
-// The never-read card policy is not a number: set in the settings file, not in this form.
-type LimitName = Exclude<keyof Limits, 'unknownCardOffline'>;
+// The never-read card policy is not a number, and the settled debits' retention is no offline
+// limit: both are set in the settings file, not in this form.
+type LimitName = Exclude<keyof Limits, 'unknownCardOffline' | 'settledRetentionMs'>;
 
 const HOUR_MS = 3_600_000;
 

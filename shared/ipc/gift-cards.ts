@@ -297,6 +297,11 @@ export const OutboxLimits = lazySchema(() =>
     unknownCardOffline: z
       .union([z.literal('refuse'), z.strictObject({ maxAmount: z.number() })])
       .optional(),
+    /**
+     * A settled debit older than this (on the service's clock) moves to the archive, still read
+     * by the end-of-day report and kioskctl. Absent: the default (`electron/outbox/limits.ts`).
+     */
+    settledRetentionMs: z.number().optional(),
   }),
 );
 export type OutboxLimits = z.infer<typeof OutboxLimits>;

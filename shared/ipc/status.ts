@@ -160,6 +160,13 @@ export const OfflineLimitsChanges = lazySchema(() =>
     unknownCardOffline: z
       .union([z.literal('refuse'), z.strictObject({ maxAmount: LimitAmount })])
       .optional(),
+    /** Settled debits older than this move to the archive: one day to ten years. */
+    settledRetentionMs: z
+      .number()
+      .int()
+      .min(24 * 60 * 60 * 1000)
+      .max(3_653 * 24 * 60 * 60 * 1000)
+      .optional(),
   }),
 );
 export type OfflineLimitsChanges = z.infer<typeof OfflineLimitsChanges>;
