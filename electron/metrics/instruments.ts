@@ -27,7 +27,11 @@ export interface KioskObservations {
   readonly mirrorAgeSeconds: () => number | null;
   /** Service time minus kiosk time (ms), null before the first reply; and the wall-clock steps seen. */
   readonly clock: () => { readonly offsetMs: number | null; readonly steps: number };
-  /** Printers by state (`unreachable` when the print system cannot be asked); none without printing. */
+  /**
+   * Printers by state (`unreachable` when the print system cannot be asked); none without
+   * printing. Called at every collection: the caller answers from a recent reading (a scrape must
+   * not be a query to the print system).
+   */
   readonly printers?: () => Promise<Readonly<Record<string, number>>>;
 }
 
@@ -57,7 +61,8 @@ export class KioskInstruments {
   constructor(
     meter: Meter,
     observe: KioskObservations,
-    build: { version: string; profile: string },
+    /** The profile is read at each collection: an administrator may switch it in setup. */
+    build: { readonly version: string; readonly profile: () => string },
   ) {
     this.#apiRequests = meter.createCounter('kiosk.api.requests', {
       description: 'HTTP exchanges with the Commerce API, retries included',
@@ -175,7 +180,7 @@ export class KioskInstruments {
         unit: '1',
       })
       .addCallback((result) =>
-        result.observe(1, { version: build.version, profile: build.profile }),
+        result.observe(1, { version: build.version, profile: build.profile() }),
       );
     const printers = observe.printers;
     if (printers !== undefined) {

@@ -1,0 +1,33 @@
+import { MetricsSettingsError } from '../metrics/index.ts';
+import { storageErrorOf } from '../storage/index.ts';
+
+/**
+ * The exit codes of a host that refuses to start: kioskctl's where the cause is the same (8, the
+ * data directory or the database cannot be used), 1 for any other refusal (a bad setting).
+ */
+export const hostExitCodes = {
+  refused: 1,
+  storage: 8,
+} as const;
+
+export interface StartupRefusal {
+  readonly exitCode: number;
+  /** One paragraph, as kioskctl words the same cause: what is wrong, where, what to do. */
+  readonly message: string;
+}
+
+/**
+ * What a host says when the kiosk's services cannot start, instead of a stack trace: a database
+ * that is empty, not SQLite, damaged or from a newer build (the StorageError's own message, which
+ * names the file and says it was left untouched), a bad metrics setting (naming the variable).
+ */
+export function startupRefusalOf(error: unknown): StartupRefusal {
+  const storage = storageErrorOf(error);
+  if (storage !== undefined) return { exitCode: hostExitCodes.storage, message: storage.message };
+  if (error instanceof MetricsSettingsError)
+    return { exitCode: hostExitCodes.refused, message: error.message };
+  return {
+    exitCode: hostExitCodes.refused,
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
