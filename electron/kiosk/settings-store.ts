@@ -147,15 +147,23 @@ function readOverrides(dataDir: string, logger: Logger): SettingsOverrides {
   // Key by key: one damaged value costs that setting, not the others.
   const overrides: Record<string, unknown> = {};
   const invalid: string[] = [];
+  // The rule each broke (the schema's words, never the value): `telemetry.otlpEndpoint must be https://...`.
+  const reasons: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
     const schema = settingKeys.includes(key as keyof SettingsOverrides)
       ? KioskSettingsChanges.shape[key as keyof SettingsOverrides]
       : undefined;
     const parsed = schema?.safeParse(value);
     if (parsed?.success && parsed.data !== undefined) overrides[key] = parsed.data;
-    else invalid.push(key);
+    else {
+      invalid.push(key);
+      const issue = parsed?.error?.issues[0];
+      if (schema !== undefined && issue !== undefined)
+        reasons[key] = [key, ...issue.path.map(String)].join('.') + `: ${issue.message}`;
+    }
   }
-  if (invalid.length > 0) logger.warn('kiosk.settings.invalid_keys', { path, keys: invalid });
+  if (invalid.length > 0)
+    logger.warn('kiosk.settings.invalid_keys', { path, keys: invalid, reasons });
   return overrides as SettingsOverrides;
 }
 
