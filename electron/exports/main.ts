@@ -24,6 +24,7 @@ export {
   type BrowserHostOptions,
   startBrowserHost,
 } from '../host/browser-host.ts';
+export { type StartupRefusal, hostExitCodes, startupRefusalOf } from '../host/startup-refusal.ts';
 import {
   type KioskServices,
   type KioskServicesOptions,

@@ -10,6 +10,9 @@
  * as kioskctl reads them); KIOSK_DATA_DIR, KIOSK_ADMIN_PIN, KIOSK_SHOP_ID, KIOSK_PRINTER,
  * KIOSK_KIOSK_MODE=1 (full-screen kiosk), KIOSK_LOG (a file for the JSON log, rotated at
  * KIOSK_LOG_MAX_BYTES, KIOSK_LOG_FILES files kept; default stderr).
+ *
+ * Exit codes when it cannot start: 8 the data directory or the database cannot be used (empty,
+ * not SQLite, damaged, from a newer build), as kioskctl; 1 any other refusal (a bad setting).
  */
 import { join } from 'node:path';
 import * as electron from 'electron';
@@ -23,6 +26,7 @@ import {
   openLogSink,
   readLogSettings,
   registerKioskScheme,
+  startupRefusalOf,
 } from 'commerce-kiosk';
 import { startSandbox } from 'commerce-kiosk/sandbox';
 
@@ -44,6 +48,8 @@ const password = env['KIOSK_API_PASSWORD'];
 const dataDir = env['KIOSK_DATA_DIR'] ?? join(electron.app.getPath('userData'), 'kiosk');
 const vaultConfig = cliVaultConfig({ dataDir }, env);
 
+// A database that is empty, damaged or from a newer build, a bad setting: one paragraph on
+// stderr and a documented exit code (8: storage, as kioskctl; 1: any other refusal), no stack.
 const kiosk = await createKioskIntegration({
   electron: electronModule,
   dataDir,
@@ -75,6 +81,13 @@ const kiosk = await createKioskIntegration({
     chrome: process.versions.chrome ?? null,
   },
   logger,
+}).catch(async (error: unknown) => {
+  const refusal = startupRefusalOf(error);
+  process.stderr.write(`kiosk: cannot start: ${refusal.message}\n`);
+  await logSink.close();
+  electron.app.exit(refusal.exitCode);
+  // app.exit ends the process; nothing after it runs.
+  return process.exit(refusal.exitCode);
 });
 
 if (kiosk.status === 'running') {

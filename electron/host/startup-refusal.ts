@@ -10,7 +10,9 @@ export const hostExitCodes = {
   storage: 8,
 } as const;
 
+/** Why a host does not start, and the exit code it ends with. */
 export interface StartupRefusal {
+  /** One of `hostExitCodes`. */
   readonly exitCode: number;
   /** One paragraph, as kioskctl words the same cause: what is wrong, where, what to do. */
   readonly message: string;

@@ -57,7 +57,7 @@ export function scanPatternProblem(pattern: string): string | null {
   try {
     const paths = pathsOf(tree) * (anchoredAtStart(tree) ? 1 : MAX_SCAN_CODE_LENGTH + 1);
     if (paths > MAX_SCAN_MATCH_PATHS) {
-      return `too many ways to try a match (more than ${MAX_SCAN_MATCH_PATHS.toLocaleString('en')} on a ${MAX_SCAN_CODE_LENGTH}-character code): use fewer open-ended repetitions (+, *, {n,}), fewer alternatives, or anchor it with ^`;
+      return `too many ways to try a match (more than ${String(MAX_SCAN_MATCH_PATHS).replace(/\B(?=(\d{3})+$)/g, ',')} on a ${MAX_SCAN_CODE_LENGTH}-character code): use fewer open-ended repetitions (+, *, {n,}), fewer alternatives, or anchor it with ^`;
     }
   } catch (error) {
     if (error instanceof PatternRefused) return error.message;
