@@ -174,14 +174,24 @@ export class KioskInstruments {
         unit: '{step}',
       })
       .addCallback((result) => result.observe(observe.clock().steps));
+    // The SDK keeps reporting an attribute set once observed (cumulative): a profile switched
+    // away from is observed at 0, so that the series at 1 is the profile in force.
+    const profilesSeen = new Set<string>();
     meter
       .createObservableGauge('kiosk.build.info', {
-        description: 'Always 1: the build and the integration profile in force, as attributes',
+        description:
+          'The build and the integration profile in force, as attributes: 1 for the profile in force, 0 for one switched away from',
         unit: '1',
       })
-      .addCallback((result) =>
-        result.observe(1, { version: build.version, profile: build.profile() }),
-      );
+      .addCallback((result) => {
+        const inForce = build.profile();
+        if (profilesSeen.size < 32) profilesSeen.add(inForce);
+        for (const profile of profilesSeen) {
+          result.observe(profile === inForce ? 1 : 0, { version: build.version, profile });
+        }
+        if (!profilesSeen.has(inForce))
+          result.observe(1, { version: build.version, profile: inForce });
+      });
     const printers = observe.printers;
     if (printers !== undefined) {
       meter
