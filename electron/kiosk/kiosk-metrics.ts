@@ -39,7 +39,7 @@ export const PRINTER_FAILURE_LOG_PERIOD_MS = 10 * 60_000;
  * scrapers in a loop cost the print system one query per period, not one each. A print system
  * that cannot be asked is logged once per `logPeriodMs`, then as a count of the failures since.
  */
-function cachedPrinterStates(
+export function cachedPrinterStates(
   backend: PrintBackend,
   logger: Logger,
   options: PrinterStatesOptions = {},
