@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +44,11 @@ interface Run {
  * browser-main as `npm start` runs it, with only the environment given. The kill after a minute
  * is a safety net for a start that should have been refused (it would serve on): not a timing check.
  */
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
 function browserMainToExit(env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [browserMain], {
@@ -51,6 +56,8 @@ function browserMainToExit(env: Record<string, string>): Promise<Run> {
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: 60_000,
     });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
