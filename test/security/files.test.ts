@@ -4,6 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SAFE_STORAGE_FILE,
+  SafeStorageVault,
+} from '../../electron/credentials/safe-storage-vault.ts';
+import { PinLockoutFile } from '../../electron/kiosk/admin-pin-lockout.ts';
 import { savedSettings } from '../../electron/kiosk/settings-store.ts';
 import { createRedactingLogger } from '../../electron/logging/index.ts';
 import {
@@ -14,6 +19,7 @@ import {
 } from '../../electron/profile/index.ts';
 import { kioskSchema } from '../../electron/schema.ts';
 import { openDatabase } from '../../electron/storage/index.ts';
+import { FakeSafeStorage } from '../electron/credentials/fixtures/fake-safe-storage.ts';
 import {
   ADMIN_PIN,
   type KioskFixture,
@@ -23,8 +29,9 @@ import {
 
 /**
  * Every file the kiosk is pointed at, at every door: the integration profile (setup, the settings
- * file, KIOSK_API_PROFILE, `kioskctl --profile` and `kioskctl status`), the settings file itself
- * and a `--credentials` file. Before: /dev/zero as the profile took the host to 9.7 GB in 24 s and
+ * file, KIOSK_API_PROFILE, `kioskctl --profile` and `kioskctl status`), the settings file itself,
+ * a `--credentials` file, an `api --body @file`, and the kiosk's own files in its data directory
+ * (the PIN lockout record, the safeStorage credentials). Before: /dev/zero as the profile took the host to 9.7 GB in 24 s and
  * kioskctl status to 11.6 GB (read whole before the 1 MiB check); a FIFO froze the main process
  * until a writer appeared (and in the settings file, the host never finished starting); the
  * refusal quoted the first bytes of any readable file (/etc/shadow: "root:*:202",
@@ -229,51 +236,83 @@ describe('the profile file, read bounded at every door', { timeout: 120_000 }, (
   });
 });
 
-describe('the settings file itself, and a --credentials file', { timeout: 120_000 }, () => {
-  it('a settings file that is a FIFO, /dev/zero or huge: the defaults, without blocking', () => {
-    const lines: string[] = [];
-    const logger = createRedactingLogger({ sink: (line) => lines.push(line), level: 'debug' });
-    const dataDir = join(root, 'settings-data');
-    mkdirSync(dataDir);
-    const file = join(dataDir, 'kiosk-settings.json');
-    execFileSync('mkfifo', [file]);
-    const writer = spawn(
-      '/bin/sh',
-      ['-c', 'printf "{\\"shopId\\":\\"from-the-fifo\\"}" > "$0"', file],
-      {
-        stdio: 'ignore',
-      },
-    );
-    writers.push(writer);
-    expect(savedSettings(dataDir, logger)).toEqual({});
-    rmSync(file);
-    symlinkSync('/dev/zero', file);
-    expect(savedSettings(dataDir, logger)).toEqual({});
-    rmSync(file);
-    writeFileSync(file, `{"shopId": "${'x'.repeat(300 * 1024)}"}`);
-    expect(savedSettings(dataDir, logger)).toEqual({});
-    expect(lines.map((line) => JSON.parse(line) as { reason?: string })).toEqual([
-      expect.objectContaining({ reason: 'a FIFO (named pipe), not a regular file' }),
-      expect.objectContaining({ reason: 'a character device, not a regular file' }),
-      expect.objectContaining({ reason: 'larger than 256 KiB' }),
-    ]);
-  });
-
-  it('kioskctl --credentials /dev/zero, a FIFO, a directory: refused, nothing quoted', async () => {
-    for (const { what, path, rule } of hostile.filter(
-      ({ what }) => what !== 'a copy of /etc/shadow',
-    )) {
-      const run = await kioskctl([
-        'api',
-        'ping',
-        '--base-url',
-        'http://127.0.0.1:9',
-        '--credentials',
-        path(),
+describe(
+  'the settings file itself, and the other files the kiosk reads',
+  { timeout: 120_000 },
+  () => {
+    it('a settings file that is a FIFO, /dev/zero or huge: the defaults, without blocking', () => {
+      const lines: string[] = [];
+      const logger = createRedactingLogger({ sink: (line) => lines.push(line), level: 'debug' });
+      const dataDir = join(root, 'settings-data');
+      mkdirSync(dataDir);
+      const file = join(dataDir, 'kiosk-settings.json');
+      execFileSync('mkfifo', [file]);
+      const writer = spawn(
+        '/bin/sh',
+        ['-c', 'printf "{\\"shopId\\":\\"from-the-fifo\\"}" > "$0"', file],
+        {
+          stdio: 'ignore',
+        },
+      );
+      writers.push(writer);
+      expect(savedSettings(dataDir, logger)).toEqual({});
+      rmSync(file);
+      symlinkSync('/dev/zero', file);
+      expect(savedSettings(dataDir, logger)).toEqual({});
+      rmSync(file);
+      writeFileSync(file, `{"shopId": "${'x'.repeat(300 * 1024)}"}`);
+      expect(savedSettings(dataDir, logger)).toEqual({});
+      expect(lines.map((line) => JSON.parse(line) as { reason?: string })).toEqual([
+        expect.objectContaining({ reason: 'a FIFO (named pipe), not a regular file' }),
+        expect.objectContaining({ reason: 'a character device, not a regular file' }),
+        expect.objectContaining({ reason: 'larger than 256 KiB' }),
       ]);
-      expect(run.code, `${what}: ${run.stderr}`).toBe(2);
-      expect(errorOf(run).message).toMatch(rule);
-      expectNoContent(run.stdout + run.stderr);
-    }
-  });
-});
+    });
+
+    it('kioskctl --credentials /dev/zero, a FIFO, a directory: refused, nothing quoted', async () => {
+      for (const { what, path, rule } of hostile.filter(
+        ({ what }) => what !== 'a copy of /etc/shadow',
+      )) {
+        const run = await kioskctl([
+          'api',
+          'ping',
+          '--base-url',
+          'http://127.0.0.1:9',
+          '--credentials',
+          path(),
+        ]);
+        expect(run.code, `${what}: ${run.stderr}`).toBe(2);
+        expect(errorOf(run).message).toMatch(rule);
+        expectNoContent(run.stdout + run.stderr);
+      }
+    });
+
+    it('the other files it reads: an api --body @file, the PIN lockout record, the safeStorage file', async () => {
+      for (const { what, path, rule } of hostile.filter(
+        ({ what }) => what !== 'a copy of /etc/shadow',
+      )) {
+        const run = await kioskctl([
+          'api',
+          'debitGiftCard',
+          '--param',
+          'giftCardId=gift_card_x',
+          '--body',
+          `@${path()}`,
+          '--base-url',
+          'http://127.0.0.1:9',
+        ]);
+        expect(run.code, `${what}: ${run.stderr}`).toBe(2);
+        expect(errorOf(run).message).toMatch(rule);
+
+        // Both in the kiosk's data directory, where another local account might put something.
+        const dataDir = mkdtempSync(join(root, 'own-files-'));
+        const lockout = new PinLockoutFile(dataDir);
+        symlinkSync(path(), lockout.path);
+        expect(() => lockout.read(), what).toThrow(rule);
+        symlinkSync(path(), join(dataDir, SAFE_STORAGE_FILE));
+        const vault = new SafeStorageVault({ safeStorage: new FakeSafeStorage(), dataDir });
+        await expect(vault.read(), what).rejects.toThrow(rule);
+      }
+    });
+  },
+);
