@@ -196,6 +196,17 @@ describe('the profile file, read bounded at every door', { timeout: 120_000 }, (
     }
   });
 
+  it('kioskctl status with KIOSK_LOG a FIFO nobody writes: answers, its log read as empty', async () => {
+    const dataDir = join(root, 'status-log-data');
+    openDatabase({ dataDir, schema: kioskSchema }).close();
+    const log = join(root, 'kiosk-log.fifo');
+    execFileSync('mkfifo', [log]);
+    const run = await kioskctl(['status', '--data-dir', dataDir, '--json'], { KIOSK_LOG: log });
+    // Before, the open waited for a writer: the safety net's kill left no exit code.
+    expect(run.code, run.stderr).not.toBeNull();
+    expect(JSON.parse(run.stdout)).toMatchObject({ lastErrors: [] });
+  });
+
   it('the host starting with it (environment or settings file): starts, the default in force, setup says why', () => {
     const lines: string[] = [];
     const logger = createRedactingLogger({ sink: (line) => lines.push(line), level: 'debug' });
