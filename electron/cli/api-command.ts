@@ -1,8 +1,9 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { Operation } from '../../shared/api/operation.ts';
 import { type OperationName, operationList, operations } from '../../shared/api/operations.ts';
 import type { CommerceApiClient, PdfDocument } from '../api/index.ts';
 import type { Logger } from '../logging/index.ts';
+import { BoundedFileError, readBoundedFile } from '../profile/index.ts';
 import {
   buildClient,
   loadCredentials,
@@ -23,6 +24,9 @@ import {
   runCommand,
 } from './command.ts';
 import type { SetupSettings } from './setup-settings.ts';
+
+/** A request body given as `@file`: the API's bodies are a few hundred bytes. */
+const MAX_BODY_FILE_BYTES = 1024 * 1024;
 
 /**
  * `kioskctl api`: one contract operation from a technician's shell, through the same client the
@@ -270,9 +274,13 @@ async function buildInput(operation: Operation, request: ApiRequest): Promise<Op
     let text = request.body;
     if (text.startsWith('@')) {
       try {
-        text = await readFile(text.slice(1), 'utf8');
-      } catch {
-        throw new CommandError('USAGE', `cannot read the body file ${text.slice(1)}`);
+        // Bounded and non-blocking: a FIFO or /dev/zero is refused, not read until memory runs out.
+        text = (await readBoundedFile(text.slice(1), MAX_BODY_FILE_BYTES)).toString('utf8');
+      } catch (error) {
+        throw new CommandError(
+          'USAGE',
+          `cannot read the body file ${text.slice(1)}${error instanceof BoundedFileError ? ` (${error.reason})` : ''}`,
+        );
       }
     }
     try {

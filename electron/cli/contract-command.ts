@@ -33,9 +33,12 @@ export const contractUsage = `usage:
   kioskctl [global flags] contract check [--json]
       calls every read operation the kiosk uses (ids from the list routes, nothing written) and
       says, for each value the integration profile reads, where it was found or why not
-  kioskctl [global flags] contract import <vendor-openapi.json|yaml> [--write-profile <file>] [--json]
+  kioskctl [global flags] contract import <vendor-openapi.json|yaml> [--write-profile <file>]
+                                          [--allow-local-refs] [--json]
       compares the vendor's OpenAPI 3.0 document with the kiosk's assumptions; --write-profile
-      writes a profile derived from it, every value it could not decide marked "?"
+      writes a profile derived from it, every value it could not decide marked "?". Only $refs
+      inside the document (#/...) are followed; --allow-local-refs also follows files in its
+      directory. Nothing is fetched; at most 8 MiB, 100 YAML aliases, 64 levels of nesting.
 
 The profile is the kiosk app's: --profile <file>, else KIOSK_API_PROFILE, else the one saved in
 Setup (the data directory's settings: --data-dir or KIOSK_DATA_DIR), else the default (the
@@ -53,6 +56,7 @@ export interface ContractCommandContext {
 const options = {
   json: { type: 'boolean' },
   'write-profile': { type: 'string' },
+  'allow-local-refs': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -78,6 +82,8 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
       if (rest.length > 0) throw new CommandError('USAGE', `unexpected argument "${rest[0]}"`);
       if (values['write-profile'] !== undefined)
         throw new CommandError('USAGE', '--write-profile is for contract import');
+      if (values['allow-local-refs'] !== undefined)
+        throw new CommandError('USAGE', '--allow-local-refs is for contract import');
       const saved = setupSettingsOf(globals, io.env);
       const client = await connectApi(withSavedBaseUrl(globals, saved.apiBaseUrl), io.env, {
         logger: loggerFor(globals, io, 'kioskctl.contract'),
@@ -104,7 +110,9 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
       if (document === undefined)
         throw new CommandError('USAGE', 'missing the vendor document: contract import <file>');
       if (extra.length > 0) throw new CommandError('USAGE', `unexpected argument "${extra[0]}"`);
-      const result = await importContract(document, profile).catch((error: unknown) => {
+      const result = await importContract(document, profile, {
+        allowLocalRefs: values['allow-local-refs'] === true,
+      }).catch((error: unknown) => {
         if (error instanceof ContractDocumentError)
           throw new CommandError(error.code, error.message);
         throw error;

@@ -11,12 +11,19 @@ import {
   locationOf,
   recordKinds,
 } from '../../shared/profile/index.ts';
+import {
+  ContractDocumentError,
+  type ReadDocumentOptions,
+  readVendorDocument,
+} from './vendor-document.ts';
 
 /**
  * `kioskctl contract import`: the vendor's OpenAPI 3.0 document (the spec's priority source)
  * against what the kiosk assumes: its operations and their query parameters (the project's own
- * contract document), the debit body and every record the profile reads. A maintained parser
- * reads and dereferences the document; the comparison and the derived profile are ours.
+ * contract document), the debit body and every record the profile reads. The document is read
+ * bounded and parsed with YAML aliases limited (vendor-document.ts), a maintained parser
+ * dereferences it (inside the document only, unless `allowLocalRefs`); the comparison and the
+ * derived profile are ours, and walk a bounded part of it whatever its references share.
  */
 
 export interface ContractDifference {
@@ -81,13 +88,15 @@ const recordSources: readonly [RecordKind, OperationName, 'record' | 'list'][] =
 export async function importContract(
   source: string,
   current: IntegrationProfile,
+  options: ReadDocumentOptions = {},
 ): Promise<ImportResult> {
-  let vendor: Document;
-  try {
-    vendor = (await dereference(source)) as Document;
-  } catch (error) {
-    throw new ContractDocumentError(source, error instanceof Error ? error.message : String(error));
-  }
+  const read = await readVendorDocument(source, options);
+  if (typeof read !== 'object' || read === null)
+    throw new ContractDocumentError(
+      source,
+      'not an OpenAPI 3 document (no "openapi": "3.x" and paths)',
+    );
+  const vendor = read as Document;
   if (typeof vendor.openapi !== 'string' || !vendor.openapi.startsWith('3.') || !vendor.paths)
     throw new ContractDocumentError(
       source,
@@ -111,7 +120,7 @@ export async function importContract(
     }
     const mine = ours.paths?.[operation.path]?.[operation.method.toLowerCase()];
     const queryOf = (o: OperationObject | undefined) =>
-      (o?.parameters ?? []).filter((p) => p.in === 'query');
+      parametersOf(o).filter((p) => p.in === 'query');
     const theirNames = new Set(queryOf(theirs).map((p) => p.name));
     const myNames = new Set(queryOf(mine).map((p) => p.name));
     const unknown = [...myNames].filter((name) => !theirNames.has(name));
@@ -201,7 +210,7 @@ export async function importContract(
   // ---- parameter names and status words ----
   const queryOf = (operation: Operation) =>
     new Set(
-      (vendor.paths?.[operation.path]?.[operation.method.toLowerCase()]?.parameters ?? [])
+      parametersOf(vendor.paths?.[operation.path]?.[operation.method.toLowerCase()])
         .filter((p) => p.in === 'query')
         .map((p) => p.name),
     );
@@ -259,12 +268,16 @@ export async function importContract(
   return { differences, profile, undecided };
 }
 
-export class ContractDocumentError extends Error {
-  override readonly name = 'ContractDocumentError';
-  readonly code = 'CONTRACT_DOCUMENT_INVALID';
-  constructor(source: string, reason: string) {
-    super(`CONTRACT_DOCUMENT_INVALID: ${source}: ${reason}`);
-  }
+export { ContractDocumentError };
+
+/** An operation's parameters, whatever a hostile document puts there. */
+function parametersOf(
+  operation: OperationObject | undefined,
+): NonNullable<OperationObject['parameters']> {
+  const parameters = operation?.parameters;
+  return Array.isArray(parameters)
+    ? parameters.filter((p) => typeof p === 'object' && p !== null && typeof p.name === 'string')
+    : [];
 }
 
 function replySchema(operation: OperationObject | undefined): Schema | undefined {
@@ -275,11 +288,22 @@ function requestSchema(operation: OperationObject | undefined): Schema | undefin
   return operation?.requestBody?.content?.['application/json']?.schema;
 }
 
-/** The properties of a schema, `allOf` merged. */
-function propertiesOf(schema: Schema | undefined): Record<string, Schema> {
-  if (schema === undefined) return {};
-  return Object.assign({}, ...(schema.allOf ?? []).map(propertiesOf), schema.properties ?? {});
+/**
+ * The properties of a schema, `allOf` merged (a few levels deep: a dereferenced document may be
+ * circular, or share one schema under many `allOf`s).
+ */
+function propertiesOf(schema: Schema | undefined, depth = 0): Record<string, Schema> {
+  if (schema === undefined || typeof schema !== 'object' || depth > MAX_ALLOF_DEPTH) return {};
+  const parts = Array.isArray(schema.allOf) ? schema.allOf.slice(0, MAX_ALLOF_PARTS) : [];
+  const properties =
+    typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {};
+  return Object.assign({}, ...parts.map((part) => propertiesOf(part, depth + 1)), properties);
 }
+
+const MAX_ALLOF_DEPTH = 8;
+const MAX_ALLOF_PARTS = 16;
+/** Leaf paths collected from one schema: a record or a debit body has tens. */
+const MAX_LEAVES = 2_000;
 
 /** The schema at a dotted path. */
 function at(schema: Schema | undefined, path: string): Schema | undefined {
@@ -288,15 +312,24 @@ function at(schema: Schema | undefined, path: string): Schema | undefined {
   return node;
 }
 
-/** Every scalar leaf path of a schema (nested objects followed, arrays not) and its type. */
-function leaves(schema: Schema | undefined, prefix = '', depth = 0): Map<string, string> {
-  const found = new Map<string, string>();
+/**
+ * Every scalar leaf path of a schema (nested objects followed, arrays not) and its type; at most
+ * MAX_LEAVES of them, so that schemas sharing one another (a `$ref` fan-out) cost a bounded walk.
+ */
+function leaves(
+  schema: Schema | undefined,
+  prefix = '',
+  depth = 0,
+  found = new Map<string, string>(),
+): Map<string, string> {
   if (depth > 4) return found;
   for (const [name, child] of Object.entries(propertiesOf(schema))) {
+    if (found.size >= MAX_LEAVES) break;
+    if (typeof child !== 'object' || child === null) continue;
     const path = prefix === '' ? name : `${prefix}.${name}`;
     const type = child.type ?? (child.allOf ? 'object' : undefined);
-    if (type === 'object') for (const entry of leaves(child, path, depth + 1)) found.set(...entry);
-    else if (type !== undefined) found.set(path, type === 'integer' ? 'number' : type);
+    if (type === 'object') leaves(child, path, depth + 1, found);
+    else if (typeof type === 'string') found.set(path, type === 'integer' ? 'number' : type);
   }
   return found;
 }

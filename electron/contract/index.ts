@@ -6,3 +6,10 @@ export {
   type ImportResult,
   importContract,
 } from './import-contract.ts';
+export {
+  MAX_CONTRACT_DOCUMENT_BYTES,
+  MAX_DOCUMENT_DEPTH,
+  MAX_REF_CHAIN,
+  MAX_YAML_ALIASES,
+  type ReadDocumentOptions,
+} from './vendor-document.ts';

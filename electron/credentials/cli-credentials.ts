@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { BoundedFileError, readBoundedFile } from '../profile/index.ts';
 import { type VaultChain, type VaultDeps, createVaultChain } from './chain.ts';
 import type { VaultConfig } from './config.ts';
 import { InvalidCredentials, NoVaultAvailable, backendLabel, isVaultError } from './errors.ts';
 import { errnoOf } from './error-text.ts';
-import { checkCredentials } from './stored-credentials.ts';
+import { MAX_STORED_CREDENTIALS_BYTES, checkCredentials } from './stored-credentials.ts';
 import type { Credentials, VaultName } from './vault.ts';
 
 /**
@@ -80,10 +80,13 @@ export async function loadCliCredentials(
   if (credentialsFile !== undefined) {
     let text: string;
     try {
-      text = await readFile(credentialsFile, 'utf8');
+      // Bounded and non-blocking: /dev/zero or a FIFO is refused, not read until memory runs out.
+      text = (await readBoundedFile(credentialsFile, MAX_STORED_CREDENTIALS_BYTES)).toString(
+        'utf8',
+      );
     } catch (error) {
       throw new CliCredentialsError(
-        `cannot read the credentials file ${credentialsFile} (${errnoOf(error)})`,
+        `cannot read the credentials file ${credentialsFile} (${error instanceof BoundedFileError ? error.reason : errnoOf(error)})`,
       );
     }
     let candidate: unknown;

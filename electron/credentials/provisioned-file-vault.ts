@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import { BoundedFileError, readOpenedBounded } from '../profile/index.ts';
 import { CredentialsCorrupt, VaultReadOnly, VaultUnavailable } from './errors.ts';
 import { errnoOf } from './error-text.ts';
 import { MAX_STORED_CREDENTIALS_BYTES, parseStoredCredentials } from './stored-credentials.ts';
@@ -72,12 +73,17 @@ export class ProvisionedFileVault implements CredentialVault {
       }
       let text: string;
       try {
-        text = await opened.handle.readFile('utf8');
+        // Bounded even where the size said otherwise (a /proc file says 0, a file may grow).
+        text = (
+          await readOpenedBounded(opened.handle, this.#path, MAX_STORED_CREDENTIALS_BYTES)
+        ).toString('utf8');
       } catch (error) {
+        if (error instanceof BoundedFileError && error.failure === 'TOO_LARGE')
+          throw new CredentialsCorrupt(this.name, 'larger than any credentials');
         throw new VaultUnavailable(
           this.name,
           'UNREADABLE',
-          `cannot read ${this.#path} (${errnoOf(error)})`,
+          `cannot read ${this.#path} (${error instanceof BoundedFileError ? error.reason : errnoOf(error)})`,
         );
       }
       return parseStoredCredentials(text, this.name);

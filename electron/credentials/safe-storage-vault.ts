@@ -1,6 +1,7 @@
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { BoundedFileError, readBoundedFile } from '../profile/index.ts';
 import { removeFileDurably, writeFileAtomic } from './atomic-file.ts';
 import { CredentialsCorrupt, VaultUnavailable } from './errors.ts';
 import {
@@ -9,8 +10,15 @@ import {
   safeStorageCipher,
 } from './safe-storage-api.ts';
 import { errnoOf, errorSummary, scrubCredentials } from './error-text.ts';
-import { parseStoredCredentials, serializeCredentials } from './stored-credentials.ts';
+import {
+  MAX_STORED_CREDENTIALS_BYTES,
+  parseStoredCredentials,
+  serializeCredentials,
+} from './stored-credentials.ts';
 import type { Credentials, CredentialVault, VaultProblemCode, VaultStatus } from './vault.ts';
+
+/** The encrypted credentials, base64 in JSON: a few times their own cap at most. */
+const MAX_STORED_FILE_BYTES = 4 * MAX_STORED_CREDENTIALS_BYTES;
 
 /**
  * A file in the data directory holding the credentials encrypted by Electron's `safeStorage`.
@@ -204,13 +212,16 @@ export class SafeStorageVault implements CredentialVault {
   async #readFile(file: string): Promise<StoredFile | undefined> {
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      // Bounded and non-blocking, whatever was put at the path (a FIFO, a device, a huge file).
+      text = (await readBoundedFile(file, MAX_STORED_FILE_BYTES)).toString('utf8');
     } catch (error) {
-      if (errnoOf(error) === 'ENOENT') return undefined;
+      if (error instanceof BoundedFileError && error.failure === 'NOT_FOUND') return undefined;
+      if (error instanceof BoundedFileError && error.failure === 'TOO_LARGE')
+        throw new CredentialsCorrupt(this.name, `${file} is larger than any credentials file`);
       throw new VaultUnavailable(
         this.name,
         'UNREADABLE',
-        `cannot read ${file} (${errnoOf(error)})`,
+        `cannot read ${file} (${error instanceof BoundedFileError ? error.reason : errnoOf(error)})`,
       );
     }
     let value: unknown;

@@ -18,17 +18,13 @@ export {
 } from '../host/kiosk-window.ts';
 export type * from '../host/electron-module.ts';
 export { AssetVersionError, type AssetVersionCode } from '../host/asset-version.ts';
-export {
-  STORAGE_EXIT_CODE,
-  type StartupRefusal,
-  startupRefusalOf,
-} from '../host/startup-refusal.ts';
 export { packageVersion } from '../package-version.ts';
 export {
   type BrowserHost,
   type BrowserHostOptions,
   startBrowserHost,
 } from '../host/browser-host.ts';
+export { type StartupRefusal, hostExitCodes, startupRefusalOf } from '../host/startup-refusal.ts';
 import {
   type KioskServices,
   type KioskServicesOptions,

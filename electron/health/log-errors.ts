@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** An error line of the kiosk's log: its event, its code when it has one, and when. */
@@ -36,12 +37,15 @@ export async function loggedErrors(file: string, limit: number): Promise<LoggedE
 async function tail(path: string): Promise<string[]> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    // Non-blocking: a FIFO at KIOSK_LOG's path must not hang a status check (refused below).
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     return [];
   }
   try {
-    const { size } = await handle.stat();
+    const stats = await handle.stat();
+    if (!stats.isFile()) return [];
+    const { size } = stats;
     const length = Math.min(size, TAIL_BYTES);
     const buffer = Buffer.alloc(length);
     await handle.read(buffer, 0, length, size - length);

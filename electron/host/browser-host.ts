@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { messageNames } from '../../shared/ipc/contract.ts';
 import { type IpcResult, ipcErrorCodes } from '../../shared/ipc/errors.ts';
@@ -38,6 +38,8 @@ export interface BrowserHostOptions {
   readonly logger?: Logger;
   /** How many refusals (and failed requests) of one kind are logged; the rest are counted. */
   readonly refusalLog?: RateLimitOptions;
+  /** Connections open at once (default 64); see `startBrowserHost`. */
+  readonly maxConnections?: number;
 }
 
 export interface BrowserHost {
@@ -51,6 +53,18 @@ export interface BrowserHost {
 }
 
 const KEEPALIVE_MS = 15_000;
+
+/**
+ * Connections at once: a browser opens up to six to a host, plus its event streams (at most
+ * `maxEventStreams`), a few tabs at most; far under the descriptors a process has (1,024).
+ */
+export const BROWSER_HOST_MAX_CONNECTIONS = 64;
+/** A connection that has not sent its request's headers by then is closed (408). */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** A whole request (at most LOOPBACK_MAX_REQUEST_BYTES) must arrive within this. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** An idle kept-alive connection is closed after this (Node's default, stated). */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -117,12 +131,45 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let origin = '';
   let host = '';
 
-  const server = createServer((request, response) => {
+  /** Open connections, oldest first: whether the page showed its token there, requests under way. */
+  const connections = new Map<Socket, { page: boolean; busy: number }>();
+  const maxConnections = options.maxConnections ?? BROWSER_HOST_MAX_CONNECTIONS;
+
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
+    const connection = connections.get(request.socket);
+    if (connection !== undefined) {
+      connection.busy += 1;
+      response.once('close', () => (connection.busy -= 1));
+    }
     handle(request, response).catch((error: unknown) => {
       strangers.error('browser_host.request_failed', { error });
       if (response.headersSent) response.destroy();
       else refuse(response, 500, ipcErrorCodes.internal, 'host failure');
     });
+  });
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+
+  // Anyone on this machine can open connections by the thousand and leave them idle, which would
+  // take the descriptors the kiosk needs (its database, its log) and the page's own way in. So the
+  // host keeps at most `maxConnections`: past it, the oldest connection that is neither the page's
+  // (it showed the token) nor in the middle of a request is closed to make room, else the newcomer.
+  // A stranger's flood then churns through its own connections while the page gets in.
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { page: false, busy: 0 });
+    socket.once('close', () => connections.delete(socket));
+    if (connections.size <= maxConnections) return;
+    let victim = socket;
+    for (const [candidate, state] of connections) {
+      if (candidate !== socket && !state.page && state.busy === 0) {
+        victim = candidate;
+        break;
+      }
+    }
+    connections.delete(victim);
+    victim.destroy();
+    strangers.warn('browser_host.connection_dropped', {});
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -204,6 +251,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       refuseStranger(response, 401, ipcErrorCodes.unauthorized, 'missing or wrong access token');
       return;
     }
+    // The page's own connection: never the one closed to make room for another.
+    const connection = connections.get(request.socket);
+    if (connection !== undefined) connection.page = true;
     const contentType = request.headers['content-type'] ?? '';
     if (!/^application\/json(;|$)/i.test(contentType)) {
       refuse(response, 415, ipcErrorCodes.invalidRequest, 'expected application/json');

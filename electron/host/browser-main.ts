@@ -10,6 +10,9 @@
  * KIOSK_PORT (default: a free port), KIOSK_ADMIN_PIN (demo default 0000), KIOSK_SHOP_ID,
  * KIOSK_PRINTER, KIOSK_API_PROFILE (the integration profile file), KIOSK_RENDERER_DIR (default dist/renderer), KIOSK_LOG (a file for the JSON log,
  * rotated at KIOSK_LOG_MAX_BYTES, KIOSK_LOG_FILES files kept).
+ *
+ * Exit codes: 0 stopped by a signal; 1 a refused setting, or a failure; 8 the data directory or
+ * the database cannot be used (empty, not SQLite, damaged, from a newer build), as kioskctl.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -46,9 +49,9 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The demo's PIN is public (printed below); a real kiosk gets KIOSK_ADMIN_PIN or none. */
 const DEMO_ADMIN_PIN = '0000';
 
-function fail(message: string, exitCode = 1): never {
+function fail(message: string): never {
   process.stderr.write(`kiosk: ${message}\n`);
-  process.exit(exitCode);
+  process.exit(1);
 }
 
 let logSettings: LogSettings;
@@ -124,6 +127,23 @@ if (choice.kind === 'demo') {
   apiBaseUrl = choice.baseUrl;
 }
 
+/**
+ * The kiosk's services could not start (a database that is empty, not SQLite, damaged or from a
+ * newer build; a bad setting): one paragraph saying why, as kioskctl words it, and its exit code
+ * (8: storage), never a stack trace. What was started is stopped; the files are left untouched.
+ */
+async function refuseStart(error: unknown): Promise<never> {
+  const refusal = startupRefusalOf(error);
+  // On stderr the paragraph below says it; a log file keeps it too.
+  if (logSettings.file !== undefined)
+    logger.error('kiosk.start_refused', { exitCode: refusal.exitCode, error });
+  await sandbox?.close().catch(() => undefined);
+  if (demo) rmSync(dataDir, { recursive: true, force: true });
+  process.stderr.write(`kiosk: cannot start: ${refusal.message}\n`);
+  await logSink.close();
+  process.exit(refusal.exitCode);
+}
+
 const services = await createKioskServices({
   dataDir,
   // Locked on setup: choosing the sandbox there would only lock the next start again.
@@ -137,19 +157,15 @@ const services = await createKioskServices({
   ...(env['KIOSK_API_PROFILE'] ? { profileFile: env['KIOSK_API_PROFILE'] } : {}),
   environment: env,
   logger,
-}).catch((error: unknown) => {
-  // Data the kiosk refuses (a database lost, emptied, damaged): said as the Electron host says
-  // it, with kioskctl's exit code, not as a stack trace.
-  const refusal = startupRefusalOf(error);
-  if (refusal === undefined) throw error;
-  logger.error('kiosk.host.start_refused', { code: refusal.code });
-  return fail(refusal.message, refusal.exitCode);
-});
+}).catch(refuseStart);
 const host = await startBrowserHost({
   services,
   rendererDir: resolve(env['KIOSK_RENDERER_DIR'] ?? join(repoRoot, 'dist', 'renderer')),
   port,
   logger,
+}).catch(async (error: unknown) => {
+  await services.close();
+  return refuseStart(error);
 });
 // Locked on setup there is nothing to probe, synchronise or send.
 if (choice.kind !== 'setup-required') services.start();

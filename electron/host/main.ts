@@ -10,6 +10,9 @@
  * as kioskctl reads them); KIOSK_DATA_DIR, KIOSK_ADMIN_PIN, KIOSK_SHOP_ID, KIOSK_PRINTER,
  * KIOSK_KIOSK_MODE=1 (full-screen kiosk), KIOSK_LOG (a file for the JSON log, rotated at
  * KIOSK_LOG_MAX_BYTES, KIOSK_LOG_FILES files kept; default stderr).
+ *
+ * Exit codes when it cannot start: 8 the data directory or the database cannot be used (empty,
+ * not SQLite, damaged, from a newer build), as kioskctl; 1 any other refusal (a bad setting).
  */
 import { join } from 'node:path';
 import * as electron from 'electron';
@@ -46,19 +49,19 @@ const dataDir = env['KIOSK_DATA_DIR'] ?? join(electron.app.getPath('userData'), 
 const vaultConfig = cliVaultConfig({ dataDir }, env);
 
 /**
- * Data the kiosk refuses (its database lost, emptied, damaged, from a newer build): said on the
- * screen, where staff are, and on stderr as the browser host says it, then exit 8 as kioskctl;
- * never a stack trace. Any other failure is a bug and keeps its stack.
+ * A start the kiosk refuses (its database lost, emptied, damaged or from a newer build; a bad
+ * setting): said on the screen, where staff are, and on stderr as the browser host says it, then
+ * the documented exit code (8: storage, as kioskctl; 1: any other refusal); never a stack trace.
  */
-async function refuseToStart(error: unknown): Promise<undefined> {
+async function refuseToStart(error: unknown): Promise<never> {
   const refusal = startupRefusalOf(error);
-  if (refusal === undefined) throw error;
-  process.stderr.write(`kiosk: ${refusal.message}\n`);
-  logger.error('kiosk.host.start_refused', { code: refusal.code });
-  electron.dialog.showErrorBox('Kiosk', refusal.message);
+  process.stderr.write(`kiosk: cannot start: ${refusal.message}\n`);
+  logger.error('kiosk.host.start_refused', { code: refusal.code, exitCode: refusal.exitCode });
+  electron.dialog.showErrorBox('Kiosk', `cannot start: ${refusal.message}`);
   await logSink.close();
   electron.app.exit(refusal.exitCode);
-  return undefined;
+  // app.exit ends the process; nothing after it runs.
+  return process.exit(refusal.exitCode);
 }
 
 const kiosk = await createKioskIntegration({

@@ -1,29 +1,40 @@
-import { StorageError } from '../storage/index.ts';
+import { MetricsSettingsError } from '../metrics/index.ts';
+import { storageErrorOf } from '../storage/index.ts';
 
-/** kioskctl's storage exit code: the same number whichever door refused the data. */
-export const STORAGE_EXIT_CODE = 8;
+/**
+ * The exit codes of a host that refuses to start: kioskctl's where the cause is the same (8, the
+ * data directory or the database cannot be used), 1 for any other refusal (a bad setting).
+ */
+export const hostExitCodes = {
+  refused: 1,
+  storage: 8,
+} as const;
 
-/** Why the kiosk will not start on its data, as both hosts say it. */
+/** Why a host does not start, and the exit code it ends with. */
 export interface StartupRefusal {
-  /** The StorageError's code (`STORAGE_LOG_LOST`, `STORAGE_DATABASE_EMPTY`...). */
-  readonly code: string;
-  /** One paragraph for the technician: the file, what is wrong, what to do. No stack trace. */
-  readonly message: string;
-  /** What the host exits with: `STORAGE_EXIT_CODE`, as kioskctl. */
+  /** The refusal's stable code when it has one (`STORAGE_LOG_LOST`, `STORAGE_DATABASE_EMPTY`...). */
+  readonly code?: string;
+  /** One of `hostExitCodes`. */
   readonly exitCode: number;
+  /** One paragraph, as kioskctl words the same cause: what is wrong, where, what to do. */
+  readonly message: string;
 }
 
 /**
- * A kiosk that cannot start on its data directory or database (empty, foreign, damaged, from a
- * newer build, its write-ahead log lost, the disk full) is a situation, not a bug: the loopback
- * browser host and the Electron host both print this and exit with kioskctl's code 8, where an
- * uncaught error would print a stack trace. Undefined for any other failure, whose stack helps.
+ * What a host says when the kiosk's services cannot start, instead of a stack trace: a database
+ * that is empty, not SQLite, damaged or from a newer build (the StorageError's own message, which
+ * names the file and says it was left untouched; its write-ahead log lost), a bad metrics setting
+ * (naming the variable). kioskctl exits 8 on the same data, so a fleet's scripts read one code.
  */
-export function startupRefusalOf(error: unknown): StartupRefusal | undefined {
-  if (!(error instanceof StorageError)) return undefined;
+export function startupRefusalOf(error: unknown): StartupRefusal {
+  const storage = storageErrorOf(error);
+  if (storage !== undefined) {
+    return { code: storage.code, exitCode: hostExitCodes.storage, message: storage.message };
+  }
+  if (error instanceof MetricsSettingsError)
+    return { exitCode: hostExitCodes.refused, message: error.message };
   return {
-    code: error.code,
-    message: `the kiosk cannot start on its data: ${error.message}`,
-    exitCode: STORAGE_EXIT_CODE,
+    exitCode: hostExitCodes.refused,
+    message: error instanceof Error ? error.message : String(error),
   };
 }

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { BoundedFileError, readBoundedFileSync } from '../profile/index.ts';
 import { prepareDataDir } from '../storage/index.ts';
+
+/** Two counts and two times: anything bigger is not the kiosk's record. */
+const MAX_LOCKOUT_FILE_BYTES = 64 * 1024;
 
 export const ADMIN_PIN_LOCKOUT_FILE = 'admin-pin-lockout.json';
 
@@ -53,9 +49,10 @@ export class PinLockoutFile {
   read(): PinLockoutRecord | undefined {
     let text: string;
     try {
-      text = readFileSync(this.path, 'utf8');
+      // A few counts and times: bounded, and a FIFO or device at the path is refused at once.
+      text = readBoundedFileSync(this.path, MAX_LOCKOUT_FILE_BYTES).toString('utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (error instanceof BoundedFileError && error.failure === 'NOT_FOUND') return undefined;
       throw error;
     }
     let raw: unknown;

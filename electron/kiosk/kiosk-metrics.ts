@@ -1,6 +1,6 @@
 import type { CommerceApiClient } from '../api/index.ts';
 import type { CatalogSyncService } from '../catalog/index.ts';
-import type { Logger } from '../logging/index.ts';
+import { type Logger, createRateLimitedLogger } from '../logging/index.ts';
 import {
   type DebitAttemptOutcome,
   KioskInstruments,
@@ -19,6 +19,61 @@ export interface KioskMetricsInput {
   readonly printBackend: PrintBackend | undefined;
   readonly build: { readonly version: string; readonly profile: () => string };
   readonly logger: Logger;
+  /** How long a reading of the printers serves the collections, and how often a failure is logged. */
+  readonly printerStates?: PrinterStatesOptions;
+}
+
+export interface PrinterStatesOptions {
+  /** Default 30 s: a scraper every 15 s asks the print system at most every other scrape. */
+  readonly maxAgeMs?: number;
+  /** Default 10 min: one line when the print system cannot be asked, then one count per period. */
+  readonly logPeriodMs?: number;
+}
+
+export const PRINTER_STATES_MAX_AGE_MS = 30_000;
+export const PRINTER_FAILURE_LOG_PERIOD_MS = 10 * 60_000;
+
+/**
+ * The printers by state, as the metrics read them: one query to the print system (CUPS) serves
+ * every collection for `maxAgeMs`, and collections that arrive while it runs share it, so local
+ * scrapers in a loop cost the print system one query per period, not one each. A print system
+ * that cannot be asked is logged once per `logPeriodMs`, then as a count of the failures since.
+ */
+export function cachedPrinterStates(
+  backend: PrintBackend,
+  logger: Logger,
+  options: PrinterStatesOptions = {},
+): { read: () => Promise<Readonly<Record<string, number>>>; close(): void } {
+  const maxAgeMs = options.maxAgeMs ?? PRINTER_STATES_MAX_AGE_MS;
+  const failures = createRateLimitedLogger(logger, {
+    perWindow: 1,
+    windowMs: options.logPeriodMs ?? PRINTER_FAILURE_LOG_PERIOD_MS,
+  });
+  let last: { readonly at: number; readonly counts: Readonly<Record<string, number>> } | undefined;
+  let reading: Promise<Readonly<Record<string, number>>> | undefined;
+  const query = async (): Promise<Readonly<Record<string, number>>> => {
+    let counts: Record<string, number>;
+    try {
+      counts = {};
+      for (const printer of await backend.listPrinters()) {
+        counts[printer.state] = (counts[printer.state] ?? 0) + 1;
+      }
+    } catch (error) {
+      failures.warn('kiosk.metrics.printers_unreadable', { error });
+      counts = { unreachable: 1 };
+    }
+    last = { at: Date.now(), counts };
+    return counts;
+  };
+  return {
+    read() {
+      if (last !== undefined && Date.now() - last.at < maxAgeMs)
+        return Promise.resolve(last.counts);
+      reading ??= query().finally(() => (reading = undefined));
+      return reading;
+    },
+    close: () => failures.flush(),
+  };
 }
 
 export interface KioskMetrics {
@@ -34,6 +89,10 @@ const HELD_CODES = new Set(['DEBIT_REQUEST_REFUSED', 'DEBIT_SCOPE_MISSING']);
 /** The services' events and states, as the fleet's metrics. Wiring only. */
 export function connectKioskMetrics(input: KioskMetricsInput): KioskMetrics {
   const { client, outbox, sender, catalogSync, printQueue, printBackend, logger } = input;
+  const printers =
+    printBackend === undefined
+      ? undefined
+      : cachedPrinterStates(printBackend, logger, input.printerStates);
   const instruments = new KioskInstruments(
     input.telemetry.meter,
     {
@@ -48,24 +107,9 @@ export function connectKioskMetrics(input: KioskMetricsInput): KioskMetrics {
         offsetMs: client.serviceClock.status().offsetMs,
         steps: client.serviceClock.stepCount,
       }),
-      ...(printBackend === undefined
-        ? {}
-        : {
-            printers: async () => {
-              try {
-                const counts: Record<string, number> = {};
-                for (const printer of await printBackend.listPrinters()) {
-                  counts[printer.state] = (counts[printer.state] ?? 0) + 1;
-                }
-                return counts;
-              } catch (error) {
-                logger.warn('kiosk.metrics.printers_unreadable', { error });
-                return { unreachable: 1 };
-              }
-            },
-          }),
+      ...(printers === undefined ? {} : { printers: printers.read }),
     },
-    { version: input.build.version, profile: input.build.profile() },
+    { version: input.build.version, profile: input.build.profile },
   );
 
   const unsubscribes = [
@@ -89,6 +133,7 @@ export function connectKioskMetrics(input: KioskMetricsInput): KioskMetrics {
     recordExchange: (event) => instruments.apiExchange(event),
     close() {
       for (const unsubscribe of unsubscribes) unsubscribe();
+      printers?.close();
     },
   };
 }

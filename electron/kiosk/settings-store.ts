@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskSettings, KioskSettingsChanges } from '../../shared/ipc/status.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import type { OfflineLimits } from '../outbox/index.ts';
+import { BoundedFileError, readBoundedFileSync } from '../profile/index.ts';
 import { prepareDataDir } from '../storage/index.ts';
 
 export const SETTINGS_FILE = 'kiosk-settings.json';
+/** The file holds a few choices: anything bigger is not the kiosk's (read bounded, never whole). */
+export const MAX_SETTINGS_BYTES = 256 * 1024;
 
 /** What the settings file holds: only what an administrator chose, each key validated. */
 export type SettingsOverrides = KioskSettingsChanges;
@@ -117,13 +119,25 @@ export function savedSettings(dataDir: string, logger: Logger = silentLogger): S
 
 function readOverrides(dataDir: string, logger: Logger): SettingsOverrides {
   const path = join(dataDir, SETTINGS_FILE);
+  let text: string;
+  try {
+    text = readBoundedFileSync(path, MAX_SETTINGS_BYTES).toString('utf8');
+  } catch (error) {
+    // A FIFO, a device or a huge file at the path is refused without blocking or filling memory.
+    if (!(error instanceof BoundedFileError) || error.failure !== 'NOT_FOUND') {
+      logger.warn('kiosk.settings.unreadable', {
+        path,
+        reason: error instanceof BoundedFileError ? error.reason : 'unreadable',
+      });
+    }
+    return {};
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      logger.warn('kiosk.settings.unreadable', { path, error });
-    }
+    raw = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the file: the log says what, not the text.
+    logger.warn('kiosk.settings.unreadable', { path, reason: 'not JSON' });
     return {};
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -133,15 +147,23 @@ function readOverrides(dataDir: string, logger: Logger): SettingsOverrides {
   // Key by key: one damaged value costs that setting, not the others.
   const overrides: Record<string, unknown> = {};
   const invalid: string[] = [];
+  // The rule each broke (the schema's words, never the value): `telemetry.otlpEndpoint must be https://...`.
+  const reasons: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
     const schema = settingKeys.includes(key as keyof SettingsOverrides)
       ? KioskSettingsChanges.shape[key as keyof SettingsOverrides]
       : undefined;
     const parsed = schema?.safeParse(value);
     if (parsed?.success && parsed.data !== undefined) overrides[key] = parsed.data;
-    else invalid.push(key);
+    else {
+      invalid.push(key);
+      const issue = parsed?.error?.issues[0];
+      if (schema !== undefined && issue !== undefined)
+        reasons[key] = [key, ...issue.path.map(String)].join('.') + `: ${issue.message}`;
+    }
   }
-  if (invalid.length > 0) logger.warn('kiosk.settings.invalid_keys', { path, keys: invalid });
+  if (invalid.length > 0)
+    logger.warn('kiosk.settings.invalid_keys', { path, keys: invalid, reasons });
   return overrides as SettingsOverrides;
 }
 

@@ -27,7 +27,11 @@ export interface KioskObservations {
   readonly mirrorAgeSeconds: () => number | null;
   /** Service time minus kiosk time (ms), null before the first reply; and the wall-clock steps seen. */
   readonly clock: () => { readonly offsetMs: number | null; readonly steps: number };
-  /** Printers by state (`unreachable` when the print system cannot be asked); none without printing. */
+  /**
+   * Printers by state (`unreachable` when the print system cannot be asked); none without
+   * printing. Called at every collection: the caller answers from a recent reading (a scrape must
+   * not be a query to the print system).
+   */
   readonly printers?: () => Promise<Readonly<Record<string, number>>>;
 }
 
@@ -57,7 +61,8 @@ export class KioskInstruments {
   constructor(
     meter: Meter,
     observe: KioskObservations,
-    build: { version: string; profile: string },
+    /** The profile is read at each collection: an administrator may switch it in setup. */
+    build: { readonly version: string; readonly profile: () => string },
   ) {
     this.#apiRequests = meter.createCounter('kiosk.api.requests', {
       description: 'HTTP exchanges with the Commerce API, retries included',
@@ -169,14 +174,24 @@ export class KioskInstruments {
         unit: '{step}',
       })
       .addCallback((result) => result.observe(observe.clock().steps));
+    // The SDK keeps reporting an attribute set once observed (cumulative): a profile switched
+    // away from is observed at 0, so that the series at 1 is the profile in force.
+    const profilesSeen = new Set<string>();
     meter
       .createObservableGauge('kiosk.build.info', {
-        description: 'Always 1: the build and the integration profile in force, as attributes',
+        description:
+          'The build and the integration profile in force, as attributes: 1 for the profile in force, 0 for one switched away from',
         unit: '1',
       })
-      .addCallback((result) =>
-        result.observe(1, { version: build.version, profile: build.profile }),
-      );
+      .addCallback((result) => {
+        const inForce = build.profile();
+        if (profilesSeen.size < 32) profilesSeen.add(inForce);
+        for (const profile of profilesSeen) {
+          result.observe(profile === inForce ? 1 : 0, { version: build.version, profile });
+        }
+        if (!profilesSeen.has(inForce))
+          result.observe(1, { version: build.version, profile: inForce });
+      });
     const printers = observe.printers;
     if (printers !== undefined) {
       meter

@@ -2,6 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 
+/** Scrapers at once: Prometheus and an agent or two; a flood gets closed connections. */
+export const PROMETHEUS_MAX_CONNECTIONS = 16;
+
 export interface PrometheusEndpoint {
   /** The reader to give the meter provider. */
   readonly reader: PrometheusExporter;
@@ -22,15 +25,25 @@ export async function startPrometheusEndpoint(port: number): Promise<PrometheusE
     preventServerStart: true,
     withResourceConstantLabels: /^kiosk\./,
   });
-  const server: Server = createServer((request, response) => {
-    if (request.method === 'GET' && request.url?.split('?')[0] === '/metrics') {
-      reader.getMetricsRequestHandler(request, response);
-      return;
-    }
-    response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-  });
-  // A scraper that stops reading must not hold the kiosk's sockets.
+  const server: Server = createServer(
+    { connectionsCheckingInterval: 1_000 },
+    (request, response) => {
+      if (request.method === 'GET' && request.url?.split('?')[0] === '/metrics') {
+        reader.getMetricsRequestHandler(request, response);
+        return;
+      }
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+    },
+  );
+  // Anyone on the machine can connect: a flood of idle sockets must not take the descriptors the
+  // kiosk needs (its database, its log, the page). Beyond the cap a connection is closed at once;
+  // one that sends no request, or stops half-way, or stays idle between scrapes, is closed soon.
+  server.maxConnections = PROMETHEUS_MAX_CONNECTIONS;
+  server.headersTimeout = 5_000;
   server.requestTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+  // A scraper that stops reading the reply must not hold the socket either.
+  server.timeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {

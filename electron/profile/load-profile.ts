@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { IntegrationProfile, defaultProfile } from '../../shared/profile/index.ts';
+import { BoundedFileError, readBoundedFileSync } from './bounded-file.ts';
 
 /**
  * Loads the integration profile in force: `--profile` (kioskctl), else `KIOSK_API_PROFILE`, else
  * the path an administrator saved in setup, else the default (the sandbox's dialect). A file that
  * is missing or wrong is refused with a typed error naming the file and the first problem: the
- * kiosk must not guess how a service shapes its records.
+ * kiosk must not guess how a service shapes its records. The file is read bounded (a FIFO, a
+ * device, a directory or more than 1 MiB is refused before anything is parsed), and a refusal
+ * never quotes what the file holds: a path pointed at /etc/shadow or /proc/self/environ says
+ * "not JSON (line 1, column 1)", not its first bytes.
  */
 
 export type ProfileErrorCode = 'PROFILE_NOT_FOUND' | 'PROFILE_INVALID';
@@ -23,39 +26,69 @@ export class ProfileError extends Error {
 }
 
 /** Profiles are small; a bigger file is not one. */
-const MAX_PROFILE_BYTES = 1024 * 1024;
+export const MAX_PROFILE_BYTES = 1024 * 1024;
 
 export function loadProfileFile(path: string): IntegrationProfile {
   let text: string;
   try {
-    const bytes = readFileSync(path);
-    if (bytes.length > MAX_PROFILE_BYTES)
-      throw new ProfileError('PROFILE_INVALID', path, 'larger than 1 MiB: not a profile');
+    const bytes = readBoundedFileSync(path, MAX_PROFILE_BYTES);
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
-    if (error instanceof ProfileError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EISDIR')
-      throw new ProfileError('PROFILE_NOT_FOUND', path, 'no such file');
-    throw new ProfileError('PROFILE_INVALID', path, (error as Error).message);
+    if (error instanceof BoundedFileError) {
+      if (error.failure === 'NOT_FOUND')
+        throw new ProfileError('PROFILE_NOT_FOUND', path, 'no such file');
+      throw new ProfileError(
+        'PROFILE_INVALID',
+        path,
+        error.failure === 'TOO_LARGE' ? `${error.reason}: not a profile` : error.reason,
+      );
+    }
+    // The decoder's message names the encoding, never the bytes.
+    throw new ProfileError('PROFILE_INVALID', path, 'not UTF-8 text: not a profile');
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ProfileError('PROFILE_INVALID', path, `not JSON (${(error as Error).message})`);
+    // JSON.parse's message quotes the text ("root:*:202..."): only where it stopped is said.
+    throw new ProfileError('PROFILE_INVALID', path, `not JSON (${syntaxErrorPlace(text, error)})`);
   }
   const result = IntegrationProfile.safeParse(json);
   if (result.success) return result.data;
   const [first] = result.error.issues;
-  const where = first?.path.map(String).join('.') ?? '';
+  const where = first?.path.map((segment) => keyText(String(segment))).join('.') ?? '';
   const more =
     result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more)` : '';
+  const message =
+    first?.code === 'unrecognized_keys'
+      ? `unknown key${first.keys.length > 1 ? 's' : ''} ${first.keys.map((key) => `"${keyText(key)}"`).join(', ')}`
+      : (first?.message ?? 'invalid');
   throw new ProfileError(
     'PROFILE_INVALID',
     path,
-    `${where === '' ? '' : `${where}: `}${first?.message ?? 'invalid'}${more}`,
+    `${where === '' ? '' : `${where}: `}${message}${more}`,
   );
+}
+
+/**
+ * A key of the file as a message may show it: a plain name (what a profile's keys are), else an
+ * ellipsis, so a JSON file that is not a profile has none of its text quoted.
+ */
+function keyText(key: string): string {
+  return /^[A-Za-z0-9_$-]{1,64}$/.test(key) ? key : '…';
+}
+
+/** `line 3, column 7` from JSON.parse's `at position 41`; never the text it quotes. */
+function syntaxErrorPlace(text: string, error: unknown): string {
+  if (text.trim() === '') return 'the file is empty';
+  const message = error instanceof Error ? error.message : '';
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (position === undefined)
+    return /end of JSON input/.test(message) ? 'it ends too early' : 'a syntax error';
+  const before = text.slice(0, Number(position));
+  const line = before.split('\n').length;
+  const column = before.length - (before.lastIndexOf('\n') + 1) + 1;
+  return `line ${line}, column ${column}`;
 }
 
 export type ProfileSource = 'flag' | 'environment' | 'settings' | 'default';

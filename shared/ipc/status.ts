@@ -7,6 +7,7 @@ import { defineMessage } from './message.ts';
 import { PrinterName } from './printing.ts';
 import { TelemetrySettings } from './telemetry.ts';
 import { lazySchema } from './lazy-schema.ts';
+import { isHttpsOrLoopbackHttp } from './secure-url.ts';
 
 /** Status, settings and setup. Nothing here ever returns a credential or a token. */
 
@@ -91,14 +92,6 @@ export function localeOfTag(tag: string | undefined | null): KioskLocale {
 }
 
 /**
- * http only to this machine: 127.0.0.0/8 written as four decimal numbers, `[::1]` or
- * `localhost`, then an optional port. Read from the text as typed (this folder has no `URL`), so
- * other spellings of a loopback address (`2130706433`, `0x7f.1`) are refused rather than trusted.
- */
-const LOOPBACK_HTTP =
-  /^http:\/\/(?:127(?:\.\d{1,3}){3}|\[::1\]|localhost)(?::\d{1,5})?(?:[/?#]|$)/i;
-
-/**
  * The Commerce API's base URL, the one rule of every door (setup, the settings file,
  * KIOSK_API_BASE_URL, the integrator's `baseUrl`, `kioskctl --base-url`, the origin credentials
  * are bound to): https, or http to a loopback address only (the password and the token never
@@ -116,7 +109,7 @@ export const ApiBaseUrl = lazySchema(() =>
     .regex(/^https?:\/\/[^/?#@\s]+(?:\/[^?#\s]*)?$/i, {
       message: 'the base URL must be http(s) with a host, and no user, password, query or fragment',
     })
-    .refine((value) => /^https:/i.test(value) || LOOPBACK_HTTP.test(value), {
+    .refine(isHttpsOrLoopbackHttp, {
       message:
         'the base URL must be https://, or http:// to this machine only (127.0.0.1, [::1] or localhost)',
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema.ts';
+import { isHttpsOrLoopbackHttp } from './secure-url.ts';
 
 /**
  * How this kiosk reports to the fleet's monitoring (the `telemetry` key of the settings file;
@@ -16,12 +17,18 @@ export const TelemetrySettings = lazySchema(() =>
     /**
      * The fleet collector's OTLP/HTTP base URL (`/v1/metrics` and `/v1/logs` are appended); null:
      * no export. Authentication headers come from OTEL_EXPORTER_OTLP_HEADERS, never this file.
+     * The API's rule: https, or http to this machine only (a local agent), at every door (the
+     * settings file, setup, KIOSK_OTLP_ENDPOINT).
      */
     otlpEndpoint: z
       .url({ protocol: /^https?$/ })
       .max(2_048)
       .regex(/^https?:\/\/[^/?#@\s]+(?:\/[^?#\s]*)?$/i, {
         message: 'an http(s) URL with a host, and no user, password, query or fragment',
+      })
+      .refine(isHttpsOrLoopbackHttp, {
+        message:
+          "telemetry.otlpEndpoint must be https://, or http:// to this machine only (127.0.0.1, [::1] or localhost): the kiosk's figures and log lines never cross a network in clear",
       })
       .nullable()
       .optional(),

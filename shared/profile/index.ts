@@ -33,5 +33,6 @@ export {
   viewOf,
 } from './resolve.ts';
 export { giftCardIdFromScan } from './scan.ts';
+export { MAX_SCAN_CODE_LENGTH, MAX_SCAN_MATCH_PATHS, scanPatternProblem } from './scan-pattern.ts';
 export { hasNextPageOf, pagingQuery } from './paging.ts';
 export { ContractReport, OperationReport, ValueReport } from './contract-report.ts';

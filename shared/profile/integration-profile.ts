@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { operationList } from '../api/operations.ts';
 import { type RecordKind, recordKinds } from './record-kinds.ts';
+import { scanPatternProblem } from './scan-pattern.ts';
 
 /**
  * The integration profile: how this kiosk reads and writes what the specification leaves 'not
@@ -139,10 +140,18 @@ export const IntegrationProfile = z
       .meta({ description: 'Query parameter names where the specification does not show them.' }),
     scan: z
       .strictObject({
-        pattern: z.string().max(200).nullable().meta({
-          description:
-            'A regular expression a scanned code must match; its group named `id` (or the whole match) is the gift-card id. Null: the code is the id.',
-        }),
+        pattern: z
+          .string()
+          .max(200)
+          .nullable()
+          .superRefine((pattern, context) => {
+            const problem = pattern === null ? null : scanPatternProblem(pattern);
+            if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+          })
+          .meta({
+            description:
+              'A regular expression a scanned code must match; its group named `id` (or the whole match) is the gift-card id. Null: the code is the id. Refused when it could backtrack catastrophically: no repetition of something that itself repeats or has alternatives, no look-arounds or back-references; codes longer than 128 characters match nothing.',
+          }),
         prefix: z
           .string()
           .max(64)

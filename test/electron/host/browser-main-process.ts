@@ -16,6 +16,8 @@ const main = fileURLToPath(new URL('../../../electron/host/browser-main.ts', imp
 export interface BrowserMainRun {
   /** stdout up to and including the `kiosk: open <url>` line. */
   readonly banner: string;
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: string;
   /** The surface the page uses, over the host's HTTP with its token and Origin. */
   readonly kiosk: KioskApi;
   /** SIGTERM, then the exit. */
@@ -31,14 +33,25 @@ function childEnv(env: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
-function launch(env: Readonly<Record<string, string>>): {
+/** How a test starts the process: `shell` runs first in `sh -c` (a `ulimit -n`, for one). */
+export interface LaunchOptions {
+  readonly shell?: string;
+}
+
+function launch(
+  env: Readonly<Record<string, string>>,
+  options: LaunchOptions = {},
+): {
   child: ChildProcess;
   output: () => { stdout: string; stderr: string };
 } {
-  const child = spawn(process.execPath, [main], {
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child =
+    options.shell === undefined
+      ? spawn(process.execPath, [main], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('/bin/sh', ['-c', `${options.shell}; exec "$0" "$@"`, process.execPath, main], {
+          env: childEnv(env),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -49,8 +62,9 @@ function launch(env: Readonly<Record<string, string>>): {
 /** Starts the browser host and resolves once it printed the URL to open. */
 export async function startBrowserMain(
   env: Readonly<Record<string, string>>,
+  options: LaunchOptions = {},
 ): Promise<BrowserMainRun> {
-  const { child, output } = launch(env);
+  const { child, output } = launch(env, options);
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, 'exit');
@@ -78,6 +92,7 @@ export async function startBrowserMain(
   const createLoopbackClient = await loadLoopbackClient();
   return {
     banner: output().stdout,
+    origin: url.origin,
     kiosk: createLoopbackClient({ origin: url.origin, token, fetch: pageFetch(url.origin) }),
     stop,
   };

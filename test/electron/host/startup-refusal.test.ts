@@ -91,7 +91,7 @@ describe('a kiosk host on data it refuses', { timeout: 60_000 }, () => {
       expect(run.code).toBe(8);
       expect(run.stderr).not.toMatch(/^\s+at /m);
     }
-    const line = `kiosk: the kiosk cannot start on its data: STORAGE_LOG_LOST: ${database} holds 0 commits but ${database}${COMMIT_MARKER_SUFFIX} says 3 were acknowledged`;
+    const line = `kiosk: cannot start: STORAGE_LOG_LOST: ${database} holds 0 commits but ${database}${COMMIT_MARKER_SUFFIX} says 3 were acknowledged`;
     const paragraph = browser.stderr.split('\n').find((text) => text.startsWith('kiosk: '));
     expect(paragraph?.startsWith(line)).toBe(true);
     expect(browser.stdout).not.toContain('kiosk: open');
