@@ -8,6 +8,7 @@ import {
   cardCacheMigration,
   debitKeysMigration,
   debitsMigration,
+  outcomeEvidenceMigration,
   requestIdsMigration,
   resolutionsMigration,
   serviceTimesMigration,
@@ -37,6 +38,7 @@ export const kioskSchema: DatabaseSchema = {
     itemsRowidMigration,
     itemsInEntriesMigration,
     oneLetterPrefixMigration,
+    outcomeEvidenceMigration,
   ],
   preserved: [unsettledDebits],
 };

@@ -93,7 +93,8 @@ import {
  *   2  refused locally: bad flag, bad amount, unknown id, missing configuration, a request id
  *      reused for another debit; nothing stored
  *   3  the API refused: --wait ended refused/failed, or drain paused on rejected credentials or
- *      a held debit (400: the integration profile's body; 403: the account's scopes)
+ *      a held debit (400: the integration profile's body; 403: the account's scopes), or every
+ *      open debit is held as "outcome unknown" for a person (heldReason DEBIT_OUTCOME_UNKNOWN)
  *   4  drain --until-empty: rows still open when the timeout passed (service unreachable or slow)
  *   5  contract violation (from the client)
  *   6  not accepted: an offline limit, or require_online while offline; or, the service found
@@ -315,7 +316,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         const outbox = makeOutbox(db, context, profile, limits, connection.connectivity);
         // Rebuilt first: committed whether or not this process gets to send them (the kiosk
         // app, holding the lease, sends them once resumed there).
-        const { rebuilt, newKeys } = outbox.rebuildBodies();
+        const { rebuilt, newKeys, withheld } = outbox.rebuildBodies();
         const sender = new OutboxSender({
           outbox,
           gateway: connection.gateway,
@@ -323,7 +324,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
           ...context.sender,
         });
         const report = await sender.drain({ untilEmpty: false, timeoutMs });
-        io.stdout(`${JSON.stringify({ rebuilt, newKeys, drain: report })}\n`);
+        io.stdout(`${JSON.stringify({ rebuilt, newKeys, withheld, drain: report })}\n`);
         return drainExitCode(report, false);
       }
       case 'list': {
@@ -392,6 +393,7 @@ function drainExitCode(report: DrainReport, untilEmpty: boolean): number {
     case 'idle':
       return outboxExitCodes.ok;
     case 'paused':
+    case 'held':
       return outboxExitCodes.apiError;
     case 'lease-held':
       return outboxExitCodes.conflict;

@@ -39,6 +39,7 @@ import type { KioskCredentials } from './credential-store.ts';
 import { connectKioskEvents } from './events.ts';
 import { catalogHandlers } from './handlers/catalog.ts';
 import { customerHandlers } from './handlers/customers.ts';
+import { debitOutcomeHandlers } from './handlers/debit-outcomes.ts';
 import { giftCardHandlers } from './handlers/gift-cards.ts';
 import { documentHandlers } from './handlers/documents.ts';
 import { printingHandlers } from './handlers/printing.ts';
@@ -288,6 +289,7 @@ export async function createKioskServices(
     ...salesHandlers({ client, profile: currentProfile }),
     ...documentHandlers({ client, profile: currentProfile }),
     ...giftCardHandlers({ client, outbox, sender }),
+    ...debitOutcomeHandlers({ client, outbox, sender }),
     ...printingHandlers({
       printing,
       settings,

@@ -1,4 +1,6 @@
-// Over 400 lines: one attempt's whole life (send, record with retried commits, reconcile, expire, recover), each step guarding the same money invariant.
+// Over 400 lines: one attempt's whole life (send, record with retried commits, reconcile, expire, hold, recover), each step guarding the same money invariant.
+import { createHash } from 'node:crypto';
+import type { OutcomeUnknownReason } from '../../shared/ipc/gift-cards.ts';
 import type { RecordViewOf } from '../../shared/profile/index.ts';
 import {
   type ClockInstant,
@@ -14,9 +16,11 @@ import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
 import type { DebitGateway } from './gateway.ts';
 import { type Durability, GroupCommit } from './group-commit.ts';
 import type { Outbox } from './outbox.ts';
-import { needsReconciliation, reconcile, type ReconcileSettings } from './reconcile.ts';
+import { keyWindowOf, reconcile, type Reconciliation, type ReconcileSettings } from './reconcile.ts';
 import type { RetrySchedule } from './retry-schedule.ts';
 import { type DebitServiceTimes, inFlightRemainingMs, provablyOlderThan } from './service-times.ts';
+import { rebuildAfterEvidence } from './unknown-outcome.ts';
+import { usagesVerified } from './usage-evidence.ts';
 
 export interface DebitAttemptsOptions {
   readonly outbox: Outbox;
@@ -44,6 +48,8 @@ export interface DebitAttemptsOptions {
    * debit may be launched now (`process` with `chained`) so that its mark shares that commit.
    */
   readonly onAnswerQueued?: (debit: OutboxDebit) => void;
+  /** How long a debit held as "outcome unknown" waits before its card's usages are read again. */
+  readonly unknownRecheckMs: number;
 }
 
 /** Retries of a commit that failed (the database locked, a full disk): 50 ms doubling to 2 s. */
@@ -55,8 +61,9 @@ const RECORD_RETRY_CAP_MS = 2_000;
  * 40% (fewer fsyncs, each of which stops the whole process), more than that gained nothing.
  */
 const COMMIT_WAIT_TURNS = 2;
-/** The service is asked its time at most this often. */
+/** The service is asked its time at most this often (a confirming second reply excepted). */
 const SYNC_MIN_INTERVAL_MS = 5_000;
+
 
 type Recorded<T> = { readonly recorded: true; readonly value: T } | { readonly recorded: false };
 
@@ -88,6 +95,7 @@ export class DebitAttempts {
   readonly #stopping: () => boolean;
   readonly #stopGraceMs: number;
   readonly #onAnswerQueued: (debit: OutboxDebit) => void;
+  readonly #unknownRecheckMs: number;
   /** `sending` marks and answers of one turn share a commit. */
   readonly #commits: GroupCommit;
   /** The group commit's transaction in which the lease was last renewed, and whether it was. */
@@ -96,6 +104,8 @@ export class DebitAttempts {
   #awaitingReplies = 0;
   #syncing: Promise<void> | undefined;
   #lastSyncAt: number | undefined;
+  /** The last request for the time was an immediate confirming one. */
+  #lastSyncConfirmed = false;
 
   constructor(options: DebitAttemptsOptions) {
     this.#outbox = options.outbox;
@@ -113,6 +123,7 @@ export class DebitAttempts {
     this.#stopping = options.stopping;
     this.#stopGraceMs = options.stopGraceMs;
     this.#onAnswerQueued = options.onAnswerQueued ?? (() => {});
+    this.#unknownRecheckMs = options.unknownRecheckMs;
     this.#commits = new GroupCommit(options.outbox.db, {
       replyDue: () => this.#awaitingReplies > 0,
       maxWaitTurns: COMMIT_WAIT_TURNS,
@@ -132,7 +143,8 @@ export class DebitAttempts {
   expireNeverAttempted(): void {
     const serviceNow = this.#serviceClock.now();
     this.#dateOpenRows(serviceNow);
-    if (!serviceNow) return;
+    // Never from a single reading: a reply dated 73 h ahead expires nothing until confirmed.
+    if (!serviceNow?.confirmed) return;
     const cutoff = serviceNow.earliest - this.#outbox.limits.maxAgeMs;
     // A read first: this runs at every pass, and a write transaction would take the lock that a
     // kioskctl enqueue in another process is waiting for.
@@ -153,30 +165,51 @@ export class DebitAttempts {
    * time at hand is too old to tell: time to ask the service (`serviceNow(true)`).
    */
   wantsServiceTime(): boolean {
-    if (this.#isFresh(this.#serviceClock.now())) return false;
+    if (this.#isTrusted(this.#serviceClock.now())) return false;
     const cutoff = this.#outbox.clock.now() - this.#outbox.limits.maxAgeMs;
     return this.#outbox.store.hasNeverAttemptedSince(cutoff);
   }
 
   /**
-   * The service's time now; with `fresh`, a reading older than `freshServiceTimeMs` is first
-   * refreshed by asking the service (one request at a time, at most every few seconds).
+   * The service's time now; with `fresh`, a reading older than `freshServiceTimeMs`, or one no
+   * second reply confirmed yet (the first of a process, or a jump), is first refreshed by asking
+   * the service (one request at a time, at most every few seconds, but a confirming second
+   * request at once).
    */
   async serviceNow(fresh: boolean): Promise<ServiceTimeBounds | undefined> {
-    const reading = this.#serviceClock.now();
-    if (!fresh || this.#isFresh(reading)) return reading;
+    let reading = this.#serviceClock.now();
+    if (!fresh) return reading;
+    for (let asked = 0; asked < 2 && !this.#isTrusted(reading); asked += 1) {
+      if (!(await this.#sync(asked > 0 || (reading !== undefined && !reading.confirmed)))) break;
+      reading = this.#serviceClock.now();
+    }
+    return reading;
+  }
+
+  /**
+   * One request for the service's time (shared by concurrent callers); false when not asked. A
+   * confirming request may follow the last one at once, but not another confirming one: a
+   * service whose clock keeps jumping is asked every few seconds, not at every pass.
+   */
+  async #sync(confirming: boolean): Promise<boolean> {
     if (!this.#syncing) {
       const at = monotonicNow(this.#outbox.clock);
-      if (this.#lastSyncAt !== undefined && at - this.#lastSyncAt < SYNC_MIN_INTERVAL_MS) {
-        return reading;
+      const immediate = confirming && !this.#lastSyncConfirmed;
+      if (
+        !immediate &&
+        this.#lastSyncAt !== undefined &&
+        at - this.#lastSyncAt < SYNC_MIN_INTERVAL_MS
+      ) {
+        return false;
       }
       this.#lastSyncAt = at;
+      this.#lastSyncConfirmed = immediate;
       this.#syncing = this.#gateway.syncServiceTime().finally(() => {
         this.#syncing = undefined;
       });
     }
     await this.#syncing;
-    return this.#serviceClock.now();
+    return true;
   }
 
   /**
@@ -189,13 +222,24 @@ export class DebitAttempts {
     const clock = this.#outbox.clock;
     const maxAgeMs = this.#outbox.limits.maxAgeMs;
     const chained = options.chained === true;
+    if (head.outcomeUnknown !== null) {
+      // Held for a person: never sent, never expired; only its card's usages are read again.
+      if (!chained) await this.#recheckHeld(head);
+      return;
+    }
     // The wall clock may suggest asking the service, never decide: a step of it is no age.
     const looksOld = clock.now() - head.createdAt >= maxAgeMs;
-    const needsTime = looksOld || head.mayHaveReachedAt !== null;
+    const mayHaveReached = head.mayHaveReachedAt !== null || head.olderKeyMayHaveReached;
+    const needsTime = looksOld || mayHaveReached;
     if (chained && needsTime) return;
     // Without an age to prove, the reading at hand will do, and no await: a chained mark then
-    // joins its predecessor's commit in the same turn.
-    const serviceNow = needsTime ? await this.serviceNow(true) : this.#serviceClock.now();
+    // joins its predecessor's commit in the same turn. A first send after a start (a single
+    // reading, from the token) asks once more, so that the attempt is dated on a confirmed one.
+    const reading = this.#serviceClock.now();
+    const serviceNow =
+      needsTime || (!chained && reading !== undefined && !reading.confirmed)
+        ? await this.serviceNow(true)
+        : reading;
     // Chained, the answer just before dates the rows once committed; undated, this row can
     // only look younger: it would expire late, never early.
     if (!chained) this.#dateOpenRows(serviceNow);
@@ -206,10 +250,13 @@ export class DebitAttempts {
       await this.#expireAttempted(head, times, serviceNow);
       return;
     }
-    const trusted = this.#isFresh(serviceNow) ? serviceNow : undefined;
-    if (needsReconciliation(head, times, trusted, this.#reconcile)) {
+    const trusted = this.#isTrusted(serviceNow) ? serviceNow : undefined;
+    const window = keyWindowOf(head, times, trusted, this.#reconcile);
+    if (window === 'closed' || window === 'unreadable') {
       if (chained) return;
-      const verdict = await this.#reconcileBeforeResend(head);
+      // Past the key window (or no telling): a resend under the same key could be a second
+      // debit. The usages decide; without evidence the row is held (closed) or waits (unreadable).
+      const verdict = await this.#reconcileBeforeResend(head, window === 'closed');
       if (verdict !== 'absent') return;
     }
 
@@ -219,7 +266,10 @@ export class DebitAttempts {
     const marked = await this.#commits.run(() => {
       if (!this.#renewLeaseInCommit()) return 'lease-lost' as const;
       started = this.#serviceClock.instant();
-      const bounds = this.#serviceClock.boundsAt(started);
+      // Only a confirmed reading dates an attempt: one reply alone, 73 h off, would else hold the
+      // key window open 73 h too long. Unconfirmed, the answer's own reply dates it.
+      const reading = this.#serviceClock.boundsAt(started);
+      const bounds = reading?.confirmed ? reading : undefined;
       timed = bounds !== undefined;
       return this.#outbox.store.markSending(
         head.id,
@@ -227,6 +277,7 @@ export class DebitAttempts {
         clock.now(),
         bounds,
         head.idempotencyKey,
+        digestOf(head.requestBody),
       );
     }, 'full');
     if (marked === 'lease-lost') {
@@ -236,7 +287,7 @@ export class DebitAttempts {
     if (!marked) return; // cancelled, expired or taken meanwhile
     this.#onLeaseRenewed(clock.now());
     this.#emitTransition(marked, 'ATTEMPT');
-    const attempt = { debit: marked.debit, started, timed };
+    const attempt = { debit: marked.debit, started, timed, firstSendOfKey: head.keySentAt === null };
 
     let receipt: RecordViewOf<'debitReceipt'>;
     this.#awaitingReplies += 1;
@@ -278,8 +329,8 @@ export class DebitAttempts {
     outcome: Parameters<Outbox['store']['settleAttempt']>[1],
   ): Promise<void> {
     const { debit } = attempt;
-    // Only the first reply of a process may date the attempt: its mark had no bounds yet.
-    const bounds = attempt.timed ? undefined : this.#serviceClock.boundsAt(attempt.started);
+    // An attempt its mark could not date is dated by the answer's reading, once confirmed.
+    const bounds = attempt.timed ? undefined : this.#confirmedBoundsAt(attempt.started);
     // An `applied` lost to a power cut is found again (the row is resent with the same key and
     // the service replays its receipt, or reconciled from the usages): it may skip the fsync, the
     // second of each attempt. A refusal may not: resent after the key is forgotten, a debit staff
@@ -315,6 +366,24 @@ export class DebitAttempts {
         this.#schedule.succeeded();
         await this.#settle(attempt, { state: verdict.state, error: note });
         return;
+      case 'conflict': {
+        this.#schedule.succeeded();
+        if (!verdict.namesKey && !this.#keyMayHaveGoneWithAnotherBody(attempt)) {
+          await this.#settle(attempt, { state: 'refused', error: note });
+          return;
+        }
+        // The spec's idempotency rule 2: this key went out before with another body. That is the
+        // kiosk breaking its own rule, not the customer's card: whatever the key's first use did
+        // is unknown, and the row is held for a person, never refused.
+        this.#logger.error('outbox.sender.key_reused', {
+          id: debit.id,
+          attempt: debit.attempts,
+          code: note.code,
+          namedByService: verdict.namesKey,
+        });
+        await this.#hold(debit, 'KEY_REUSED', { attempt: attempt.debit.attempts, note });
+        return;
+      }
       case 'pause': {
         // Back to pending, due at once after a resume, and nobody sends anything until then. A
         // 400 or 403 was not applied: the row is held, never failed, for an administrator.
@@ -324,17 +393,18 @@ export class DebitAttempts {
           { nextAttemptAt: this.#outbox.clock.now(), error: held, mayHaveReached: false },
           verdict.reason === 'credentials-rejected' ? 'CREDENTIALS_REJECTED' : 'HELD',
         );
+        if (verdict.answered) this.#recordAnswered(debit);
         this.#pause(held, verdict.reason);
         return;
       }
       case 'reconcile': {
         // A reply we cannot read may still be an applied debit, and a resend replays the same
-        // unreadable reply: ask the card's usages instead, and tell staff either way.
+        // unreadable reply: ask the card's usages instead; without evidence, a person decides.
         await this.#retryLater(attempt, note, undefined, true);
         const current = this.#outbox.find(debit.id);
         if (current?.state !== 'pending') return;
-        const found = await this.#reconcileBeforeResend(current);
-        if (found !== 'found') {
+        const found = await this.#reconcileBeforeResend(current, true, 'REPLY_UNREADABLE');
+        if (found === 'absent') {
           this.#outbox.events.emit({
             type: 'attention-required',
             debit: this.#outbox.get(debit.id),
@@ -351,6 +421,32 @@ export class DebitAttempts {
         this.#logger.error('outbox.sender.unexpected_failure', { id: debit.id, error });
         await this.#retryLater(attempt, note, undefined, true);
         return;
+    }
+  }
+
+  /**
+   * Whether the key of this attempt may have gone out before with another body, by the kiosk's
+   * own record: not if this attempt was its first send; otherwise unless the digest of the body it
+   * first went out with is known and equal (rows sent before that was recorded: unknown, so yes).
+   */
+  #keyMayHaveGoneWithAnotherBody(attempt: Attempt): boolean {
+    if (attempt.firstSendOfKey) return false;
+    const sentWith = attempt.debit.keySentDigest;
+    return sentWith === null || sentWith !== digestOf(attempt.debit.requestBody);
+  }
+
+  /**
+   * The service itself refused these very bytes under this key (400): had it applied them under
+   * it, it would have replayed that answer instead. Positive evidence for this key, committed.
+   */
+  #recordAnswered(debit: OutboxDebit): void {
+    try {
+      this.#outbox.db.transaction(() =>
+        this.#outbox.store.recordNotApplied(debit.id, 'answer', this.#outbox.clock.now()),
+      );
+    } catch (error) {
+      // Not recorded: the row keeps "may have reached", the safe side (a rebuild is withheld).
+      this.#logger.warn('outbox.sender.evidence_not_recorded', { id: debit.id, error });
     }
   }
 
@@ -375,8 +471,8 @@ export class DebitAttempts {
     reason: string,
   ): Promise<void> {
     const { debit } = attempt;
-    // Only the first reply of a process may date the attempt: its mark had no bounds yet.
-    const bounds = attempt.timed ? undefined : this.#serviceClock.boundsAt(attempt.started);
+    // An attempt its mark could not date is dated by the answer's reading, once confirmed.
+    const bounds = attempt.timed ? undefined : this.#confirmedBoundsAt(attempt.started);
     // Lost to a power cut, the row is still `sending` and is sent again: no fsync needed.
     const written = await this.#record(
       debit,
@@ -448,26 +544,178 @@ export class DebitAttempts {
     }
   }
 
-  /** 'absent' means: go on and resend with the same key. */
-  async #reconcileBeforeResend(head: OutboxDebit): Promise<'found' | 'absent' | 'unknown'> {
-    const verdict = await reconcile(head, this.#gateway);
-    if (verdict.result === 'found') {
-      this.#schedule.succeeded();
-      // What the usages told is an answer too: committed until it is.
-      const written = await this.#record(
-        head,
-        () =>
-          this.#lease.renew()
-            ? this.#outbox.store.markReconciled(head.id, verdict.usage, this.#outbox.clock.now())
-            : undefined,
-        'full',
-      );
-      if (written.recorded && written.value) this.#emitTransition(written.value, 'RECONCILED');
-      return 'found';
+  /**
+   * The card's usages, before a resend that could debit twice. 'absent' (positive evidence, now
+   * recorded) means: go on and send with the same key. Without evidence the row is held for a
+   * person when `holdIfUnproven` (the key window is known to be past, or the reply unreadable),
+   * else it waits for a reading of the service's clock to tell.
+   */
+  async #reconcileBeforeResend(
+    head: OutboxDebit,
+    holdIfUnproven: boolean,
+    reason?: OutcomeUnknownReason,
+  ): Promise<'found' | 'absent' | 'unknown'> {
+    const verdict = await this.#readUsages(head);
+    switch (verdict.result) {
+      case 'found':
+        await this.#markReconciled(head, verdict.usage);
+        return 'found';
+      case 'absent':
+        this.#schedule.succeeded();
+        this.#outbox.db.transaction(() =>
+          this.#outbox.store.recordNotApplied(head.id, 'usages', this.#outbox.clock.now()),
+        );
+        return 'absent';
+      case 'unproven':
+        if (holdIfUnproven) {
+          await this.#hold(head, reason ?? verdict.reason, {
+            note: { code: 'DEBIT_OUTCOME_UNKNOWN', message: verdict.message },
+          });
+        } else {
+          this.#postpone(head, this.#schedule.failed(undefined), {
+            code: 'SERVICE_CLOCK_UNCONFIRMED',
+            message: `the service's clock cannot prove the key window open, and ${verdict.message}; waiting for a confirmed reading`,
+          });
+        }
+        return 'unknown';
+      case 'unknown':
+        this.#holdAfterUnknownVerdict(head, verdict);
+        return 'unknown';
     }
-    if (verdict.result === 'absent') return 'absent';
-    this.#holdAfterUnknownVerdict(head, verdict);
-    return 'unknown';
+  }
+
+  /** Reads the card's usages for a row; the balance read with them is kept as evidence. */
+  async #readUsages(head: OutboxDebit): Promise<Reconciliation> {
+    const verdict = await reconcile(head, this.#gateway, () =>
+      usagesVerified(this.#outbox.store, this.#outbox.profile),
+    );
+    if (verdict.result !== 'unknown' && typeof verdict.balance === 'number') {
+      const cents = Math.round(verdict.balance * 100);
+      try {
+        this.#outbox.db.transaction(
+          () => this.#outbox.store.recordBalanceNow(head.id, cents, this.#outbox.clock.now()),
+          { durability: 'deferred' },
+        );
+      } catch (error) {
+        this.#logger.warn('outbox.sender.balance_not_recorded', { id: head.id, error });
+      }
+    }
+    return verdict;
+  }
+
+  async #markReconciled(head: OutboxDebit, usage: RecordViewOf<'giftCardUsage'>): Promise<void> {
+    this.#schedule.succeeded();
+    // What the usages told is an answer too: committed until it is.
+    const written = await this.#record(
+      head,
+      () =>
+        this.#lease.renew()
+          ? this.#outbox.store.markReconciled(head.id, usage, this.#outbox.clock.now())
+          : undefined,
+      'full',
+    );
+    if (written.recorded && written.value) this.#emitTransition(written.value, 'RECONCILED');
+  }
+
+  /**
+   * Held for a person: "outcome unknown". From `pending`, or from the attempt's `sending`
+   * (`attempt`). Its usages are read again every `unknownRecheckMs`; it is never sent again,
+   * never expired, until they prove something or a person records the outcome.
+   */
+  async #hold(
+    head: OutboxDebit,
+    reason: OutcomeUnknownReason,
+    options: { readonly attempt?: number; readonly note?: FailureNote },
+  ): Promise<void> {
+    const clock = this.#outbox.clock;
+    const note = {
+      code: 'DEBIT_OUTCOME_UNKNOWN',
+      message: options.note?.message ?? `the outcome of this debit is unknown (${reason})`,
+    };
+    const written = await this.#record(
+      head,
+      () =>
+        this.#outbox.store.holdOutcomeUnknown(
+          head.id,
+          {
+            reason,
+            note,
+            nextCheckAt: clock.now() + this.#unknownRecheckMs,
+            ...(options.attempt === undefined ? {} : { attempt: options.attempt }),
+          },
+          clock.now(),
+        ),
+      'full',
+    );
+    if (!written.recorded || !written.value) return;
+    const held = written.value.debit;
+    if (head.outcomeUnknown === null) {
+      this.#logger.warn('outbox.debit.outcome_unknown', { id: held.id, reason });
+    }
+    if (options.attempt !== undefined) this.#emitTransition(written.value, 'DEBIT_OUTCOME_UNKNOWN');
+    this.#outbox.events.emit({
+      type: 'attention-required',
+      debit: held,
+      code: 'DEBIT_OUTCOME_UNKNOWN',
+      message: note.message,
+    });
+  }
+
+  /**
+   * A held row's turn: its card's usages read again. Found: applied. Absent where they are
+   * verified: the hold is lifted with that evidence and the row goes on (under a new key if its
+   * key was seen with another body). Otherwise it stays held, its balance now refreshed.
+   */
+  async #recheckHeld(head: OutboxDebit): Promise<void> {
+    const verdict = await this.#readUsages(head);
+    const clock = this.#outbox.clock;
+    switch (verdict.result) {
+      case 'found':
+        await this.#markReconciled(head, verdict.usage);
+        return;
+      case 'absent': {
+        this.#schedule.succeeded();
+        const lifted = this.#outbox.db.transaction(() => {
+          const proven = this.#outbox.store.recordNotApplied(
+            head.id,
+            'usages',
+            clock.now(),
+            clock.now(),
+          );
+          if (proven) {
+            rebuildAfterEvidence(
+              this.#outbox,
+              proven,
+              head.outcomeUnknown?.reason === 'KEY_REUSED',
+            );
+          }
+          return proven;
+        });
+        if (!lifted) return;
+        this.#logger.info('outbox.debit.outcome_proven', { id: head.id, evidence: 'usages' });
+        this.#outbox.events.emit({
+          type: 'state-changed',
+          debit: this.#outbox.get(head.id),
+          from: 'pending',
+          to: 'pending',
+          reason: 'NOT_APPLIED_BY_USAGES',
+        });
+        return;
+      }
+      case 'unproven':
+      case 'unknown':
+        this.#postpone(head, clock.now() + this.#unknownRecheckMs, {
+          code: 'DEBIT_OUTCOME_UNKNOWN',
+          message: verdict.message,
+        });
+        return;
+    }
+  }
+
+  #postpone(head: OutboxDebit, nextAttemptAt: number, note: FailureNote): OutboxDebit | undefined {
+    return this.#outbox.db.transaction(() =>
+      this.#outbox.store.postpone(head.id, nextAttemptAt, note, this.#outbox.clock.now()),
+    );
   }
 
   #holdAfterUnknownVerdict(
@@ -479,25 +727,15 @@ export class DebitAttempts {
       return;
     }
     const nextAttemptAt = this.#schedule.failed(retryAfterOf(verdict.error));
-    const note = { code: verdict.code, message: verdict.message };
-    const postponed = this.#outbox.db.transaction(() =>
-      this.#outbox.store.postpone(head.id, nextAttemptAt, note, this.#outbox.clock.now()),
-    );
-    if (postponed && verdict.code === 'RECONCILIATION_UNAVAILABLE') {
-      this.#outbox.events.emit({
-        type: 'attention-required',
-        debit: postponed,
-        code: note.code,
-        message: note.message,
-      });
-    }
+    this.#postpone(head, nextAttemptAt, { code: verdict.code, message: verdict.message });
   }
 
   /**
    * Max age reached (on the service's clock) for the head of a card: if no attempt can have
    * reached the service it simply expires; otherwise, once the last attempt can no longer be
-   * under way, the card's usages decide (found: applied; absent: expired). The row is never
-   * declared expired while the service might have it.
+   * under way, the card's usages decide (found: applied; absent where verified: expired; no
+   * evidence: held as "outcome unknown"). The row is never declared expired while the service
+   * might have it.
    */
   async #expireAttempted(
     head: OutboxDebit,
@@ -506,7 +744,7 @@ export class DebitAttempts {
   ): Promise<void> {
     const clock = this.#outbox.clock;
     const note = expiryNote(this.#outbox.limits.maxAgeMs);
-    if (head.mayHaveReachedAt !== null) {
+    if (head.mayHaveReachedAt !== null || head.olderKeyMayHaveReached) {
       const waitMs = inFlightRemainingMs({
         times,
         serviceNow,
@@ -528,7 +766,8 @@ export class DebitAttempts {
         );
         return;
       }
-      const verdict = await this.#reconcileBeforeResend(head);
+      // "Never applied" only on evidence: without it the row is held, never expired.
+      const verdict = await this.#reconcileBeforeResend(head, true);
       if (verdict !== 'absent') return;
     }
     const transition = this.#outbox.db.transaction(() =>
@@ -539,7 +778,8 @@ export class DebitAttempts {
 
   /** Dates open rows accepted without a service time (`OutboxStore.dateOpenRows`). */
   #dateOpenRows(serviceNow: ServiceTimeBounds | undefined): void {
-    if (!serviceNow) return;
+    // A single reading, 73 h behind, would date them 73 h too early: they would expire early.
+    if (!serviceNow?.confirmed) return;
     try {
       if (!this.#outbox.store.hasUndatedOpen()) return;
       this.#outbox.db.transaction(() => this.#outbox.store.dateOpenRows(serviceNow.latest), {
@@ -553,6 +793,16 @@ export class DebitAttempts {
 
   #isFresh(reading: ServiceTimeBounds | undefined): reading is ServiceTimeBounds {
     return reading !== undefined && reading.syncAgeMs <= this.#freshServiceTimeMs;
+  }
+
+  /** Recent, and confirmed by a second reply: what a key window or an age is decided on. */
+  #isTrusted(reading: ServiceTimeBounds | undefined): boolean {
+    return this.#isFresh(reading) && reading.confirmed;
+  }
+
+  #confirmedBoundsAt(at: ClockInstant): ServiceTimeBounds | undefined {
+    const bounds = this.#serviceClock.boundsAt(at);
+    return bounds?.confirmed ? bounds : undefined;
   }
 
   #emitTransition(transition: Transition, reason: string): void {
@@ -574,6 +824,13 @@ interface Attempt {
   readonly started: ClockInstant;
   /** Its start's service-clock bounds went into the mark: the answer need not write them. */
   readonly timed: boolean;
+  /** The row's key had never gone out before this attempt (the recorded fact). */
+  readonly firstSendOfKey: boolean;
+}
+
+/** The digest of a body as the row records the one its key first went out with. */
+function digestOf(body: string): string {
+  return createHash('sha256').update(body).digest('hex');
 }
 
 function expiryNote(maxAgeMs: number): FailureNote {

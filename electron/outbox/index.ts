@@ -39,6 +39,7 @@ export {
 } from './offline-card-check.ts';
 export { resolutionsMigration } from './migrations/007-resolutions.ts';
 export { debitKeysMigration } from './migrations/008-debit-keys.ts';
+export { outcomeEvidenceMigration } from './migrations/012-outcome-evidence.ts';
 export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export { localDayBounds, localDateOf } from './day-bounds.ts';
 export {
@@ -49,6 +50,14 @@ export {
   type OutboxOptions,
 } from './outbox.ts';
 export { defaultReconcileSettings, type ReconcileSettings } from './reconcile.ts';
+export { rebuildAfterEvidence, resolveUnknownOutcome } from './unknown-outcome.ts';
+export {
+  recordUsageCheck,
+  type UsageCheckVerdict,
+  usageFingerprint,
+  usagesVerified,
+  usageVerdictOf,
+} from './usage-evidence.ts';
 export { defaultSenderRetry, type SenderRetrySettings } from './retry-schedule.ts';
 export {
   localHolderAlive,
@@ -62,6 +71,7 @@ export {
 export {
   type DebitKey,
   heldReasonOf,
+  isOutcomeUnknown,
   isTerminal,
   isUnresolved,
   type OutboxDebit,

@@ -338,14 +338,21 @@ export class Outbox {
   /**
    * Rebuilds the body of every pending debit with the profile now in force, so that debits held
    * for a wrong body (400) go out right once an administrator fixed the profile and resumed.
-   * Same bytes: nothing changes. A body that changes under a key already sent gets a new key
-   * (the old key with another body is a 409), the old one kept in the row's key history; the
-   * reference stays, so the card's usages find the debit whichever key applied it, and if the
-   * old key may have reached the service the usages are read before any send under the new one.
+   * Same bytes: nothing changes. Whether a key went out is the recorded fact, never a comparison
+   * of times (`OutboxStore.rebuildBody`): a body that changes under a key already sent gets a new
+   * key (the old key with another body is a 409), the old one kept in the row's key history; the
+   * reference stays, so the card's usages find the debit whichever key applied it. A debit whose
+   * key may have reached the service without positive evidence either way is `withheld`: a new
+   * key could be a second debit, so it goes on under its own key (or waits for a person).
    */
-  rebuildBodies(): { readonly rebuilt: number; readonly newKeys: number } {
+  rebuildBodies(): {
+    readonly rebuilt: number;
+    readonly newKeys: number;
+    readonly withheld: readonly number[];
+  } {
     let rebuilt = 0;
     let newKeys = 0;
+    const withheld: number[] = [];
     const profile = this.profile;
     for (const debit of this.store.list({ state: 'pending' })) {
       const requestBody = JSON.stringify(
@@ -360,36 +367,27 @@ export class Outbox {
       const changed = this.db.transaction(() => {
         const current = this.store.get(debit.id);
         if (current?.state !== 'pending' || current.idempotencyKey !== debit.idempotencyKey) {
-          return undefined;
+          return false;
         }
-        const newKey = this.#keySent(current) ? this.#mintKey() : null;
-        const done = this.store.rebuildBody(
+        return this.store.rebuildBody(
           current.id,
           current,
           requestBody,
-          newKey,
+          () => this.#mintKey(),
           this.clock.now(),
         );
-        return done ? { newKey } : undefined;
       });
-      if (!changed) continue;
+      if (changed === 'withheld') withheld.push(debit.id);
+      if (changed !== 'rebuilt' && changed !== 'new-key') continue;
       rebuilt += 1;
-      if (changed.newKey !== null) newKeys += 1;
+      if (changed === 'new-key') newKeys += 1;
     }
-    return { rebuilt, newKeys };
+    return { rebuilt, newKeys, withheld };
   }
 
   /** Every key this debit was sent under, oldest first, its current one last. */
   keyHistory(id: number): DebitKey[] {
     return this.store.keyHistory(id);
-  }
-
-  /** Whether this row's current key went out (a key minted at a rebuild and not yet sent did not). */
-  #keySent(debit: OutboxDebit): boolean {
-    if (debit.attempts === 0) return false;
-    const retiredAt = this.store.keyHistory(debit.id).at(-2)?.replacedAt ?? undefined;
-    // Same millisecond: counted as sent, a fresh key is always safe.
-    return retiredAt === undefined || (debit.lastAttemptAt ?? -Infinity) >= retiredAt;
   }
 
   #mintKey(): string {
@@ -450,6 +448,7 @@ export class Outbox {
           ? null
           : Math.max(0, this.clock.now() - summary.oldestPendingAt),
       sendingCount: summary.sendingCount,
+      outcomeUnknown: summary.outcomeUnknownCount,
       needingAttention: { refused, failed, expired, total: refused + failed + expired },
     };
   }

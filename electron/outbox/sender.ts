@@ -58,6 +58,11 @@ export interface SenderOptions {
   readonly freshServiceTimeMs?: number;
   /** How often the database is re-read for rows another process committed (kioskctl enqueue). */
   readonly idlePollMs?: number;
+  /**
+   * How often a debit held as "outcome unknown" has its card's usages read again (it is never
+   * sent meanwhile). Default 10 minutes, and never longer than the longest retry wait.
+   */
+  readonly unknownRecheckMs?: number;
   readonly logger?: Logger;
 }
 
@@ -72,7 +77,9 @@ export type DrainResult =
   /** The credentials were rejected: an administrator must act. */
   | 'paused'
   /** Another process holds the sender lease. */
-  | 'lease-held';
+  | 'lease-held'
+  /** Every open debit is held for a person: its outcome is unknown. */
+  | 'held';
 
 export interface DrainReport {
   readonly result: DrainResult;
@@ -152,6 +159,11 @@ export class OutboxSender {
     this.#logger = options.logger ?? silentLogger;
     const inFlightGraceMs = options.inFlightGraceMs ?? 60_000;
     this.#horizonMs = Math.max(this.#schedule.longestWaitMs, inFlightGraceMs + 1_000);
+    // A recheck time beyond the horizon would be taken for one set before the clock went back.
+    const unknownRecheckMs = Math.max(
+      1,
+      Math.min(options.unknownRecheckMs ?? 10 * 60_000, this.#horizonMs - 1_000),
+    );
     this.#attempts = new DebitAttempts({
       outbox: this.#outbox,
       gateway: options.gateway,
@@ -169,6 +181,7 @@ export class OutboxSender {
       stopping: () => this.#stopping,
       stopGraceMs: leaseTtlMs,
       onAnswerQueued: (debit) => this.#chainAfter(debit),
+      unknownRecheckMs,
     });
   }
 
@@ -222,8 +235,12 @@ export class OutboxSender {
   resume(): void {
     if (!this.#paused) return;
     try {
-      const { rebuilt, newKeys } = this.#outbox.rebuildBodies();
+      const { rebuilt, newKeys, withheld } = this.#outbox.rebuildBodies();
       if (rebuilt > 0) this.#logger.info('outbox.sender.bodies_rebuilt', { rebuilt, newKeys });
+      if (withheld.length > 0) {
+        // Their key may have reached the service: a new key could be a second debit.
+        this.#logger.warn('outbox.sender.rebuild_withheld', { ids: withheld });
+      }
     } catch (error) {
       // Not rebuilt, not sent wrong: the next refusal holds them again.
       this.#logger.error('outbox.sender.rebuild_failed', { error });
@@ -286,6 +303,10 @@ export class OutboxSender {
           const summary = this.#outbox.store.summary();
           if (summary.pendingCount === 0) {
             result = 'empty';
+            break;
+          }
+          if (summary.pendingCount === summary.outcomeUnknownCount) {
+            result = 'held';
             break;
           }
           if (!options.untilEmpty && this.#nothingDue(now)) {
