@@ -60,7 +60,10 @@ export function classifyFailure(error: unknown): FailureVerdict {
     case 'Conflict':
       // A business answer (INSUFFICIENT_BALANCE, GIFT_CARD_INACTIVE, ...), or the service's
       // 409 for a key reused with another body, which the spec gives the same status and code.
-      return { action: 'conflict', namesKey: /idempotency/i.test(`${typed.code} ${typed.message}`) };
+      return {
+        action: 'conflict',
+        namesKey: /idempotency/i.test(`${typed.code} ${typed.message}`),
+      };
     case 'InvalidRequest':
       // 400 and 422 (the service could not process the body) say the request's shape is wrong,
       // as does the client refusing it before sending; any other 4xx (405, 410...) is no more

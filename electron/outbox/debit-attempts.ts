@@ -16,7 +16,12 @@ import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
 import type { DebitGateway } from './gateway.ts';
 import { type Durability, GroupCommit } from './group-commit.ts';
 import type { Outbox } from './outbox.ts';
-import { keyWindowOf, reconcile, type Reconciliation, type ReconcileSettings } from './reconcile.ts';
+import {
+  keyWindowOf,
+  reconcile,
+  type Reconciliation,
+  type ReconcileSettings,
+} from './reconcile.ts';
 import type { RetrySchedule } from './retry-schedule.ts';
 import { type DebitServiceTimes, inFlightRemainingMs, provablyOlderThan } from './service-times.ts';
 import { rebuildAfterEvidence } from './unknown-outcome.ts';
@@ -61,9 +66,12 @@ const RECORD_RETRY_CAP_MS = 2_000;
  * 40% (fewer fsyncs, each of which stops the whole process), more than that gained nothing.
  */
 const COMMIT_WAIT_TURNS = 2;
-/** The service is asked its time at most this often (a confirming second reply excepted). */
+/**
+ * The service is asked its time at most `SYNC_BURST` times in `SYNC_MIN_INTERVAL_MS`: a process's
+ * first reading and its confirmation, and once more after a step of the kiosk's clock.
+ */
 const SYNC_MIN_INTERVAL_MS = 5_000;
-
+const SYNC_BURST = 3;
 
 type Recorded<T> = { readonly recorded: true; readonly value: T } | { readonly recorded: false };
 
@@ -103,9 +111,8 @@ export class DebitAttempts {
   /** Debit requests sent and not answered yet. */
   #awaitingReplies = 0;
   #syncing: Promise<void> | undefined;
-  #lastSyncAt: number | undefined;
-  /** The last request for the time was an immediate confirming one. */
-  #lastSyncConfirmed = false;
+  /** When (monotonic) the service was last asked its time, within the last interval. */
+  #syncTimes: readonly number[] = [];
 
   constructor(options: DebitAttemptsOptions) {
     this.#outbox = options.outbox;
@@ -171,39 +178,28 @@ export class DebitAttempts {
   }
 
   /**
-   * The service's time now; with `fresh`, a reading older than `freshServiceTimeMs`, or one no
-   * second reply confirmed yet (the first of a process, or a jump), is first refreshed by asking
-   * the service (one request at a time, at most every few seconds, but a confirming second
-   * request at once).
+   * The service's time now; with `fresh`, a reading older than `freshServiceTimeMs` (a step of
+   * the kiosk's wall clock makes it so), or one no second reply confirmed yet (the first of a
+   * process, or a jump), is first refreshed by asking the service: one request at a time, at most
+   * a few in a row, then one every few seconds.
    */
   async serviceNow(fresh: boolean): Promise<ServiceTimeBounds | undefined> {
     let reading = this.#serviceClock.now();
     if (!fresh) return reading;
     for (let asked = 0; asked < 2 && !this.#isTrusted(reading); asked += 1) {
-      if (!(await this.#sync(asked > 0 || (reading !== undefined && !reading.confirmed)))) break;
+      if (!(await this.#sync())) break;
       reading = this.#serviceClock.now();
     }
     return reading;
   }
 
-  /**
-   * One request for the service's time (shared by concurrent callers); false when not asked. A
-   * confirming request may follow the last one at once, but not another confirming one: a
-   * service whose clock keeps jumping is asked every few seconds, not at every pass.
-   */
-  async #sync(confirming: boolean): Promise<boolean> {
+  /** One request for the service's time (shared by concurrent callers); false when not asked. */
+  async #sync(): Promise<boolean> {
     if (!this.#syncing) {
       const at = monotonicNow(this.#outbox.clock);
-      const immediate = confirming && !this.#lastSyncConfirmed;
-      if (
-        !immediate &&
-        this.#lastSyncAt !== undefined &&
-        at - this.#lastSyncAt < SYNC_MIN_INTERVAL_MS
-      ) {
-        return false;
-      }
-      this.#lastSyncAt = at;
-      this.#lastSyncConfirmed = immediate;
+      const recent = this.#syncTimes.filter((time) => at - time < SYNC_MIN_INTERVAL_MS);
+      if (recent.length >= SYNC_BURST) return false;
+      this.#syncTimes = [...recent, at];
       this.#syncing = this.#gateway.syncServiceTime().finally(() => {
         this.#syncing = undefined;
       });
@@ -233,13 +229,12 @@ export class DebitAttempts {
     const needsTime = looksOld || mayHaveReached;
     if (chained && needsTime) return;
     // Without an age to prove, the reading at hand will do, and no await: a chained mark then
-    // joins its predecessor's commit in the same turn. A first send after a start (a single
-    // reading, from the token) asks once more, so that the attempt is dated on a confirmed one.
+    // joins its predecessor's commit in the same turn. Without a confirmed reading (the first
+    // send of a process) the service is asked first, so that the attempt is dated on one: an
+    // attempt never dated can never be proven inside its key window.
     const reading = this.#serviceClock.now();
     const serviceNow =
-      needsTime || (!chained && reading !== undefined && !reading.confirmed)
-        ? await this.serviceNow(true)
-        : reading;
+      needsTime || (!chained && !reading?.confirmed) ? await this.serviceNow(true) : reading;
     // Chained, the answer just before dates the rows once committed; undated, this row can
     // only look younger: it would expire late, never early.
     if (!chained) this.#dateOpenRows(serviceNow);
@@ -287,7 +282,12 @@ export class DebitAttempts {
     if (!marked) return; // cancelled, expired or taken meanwhile
     this.#onLeaseRenewed(clock.now());
     this.#emitTransition(marked, 'ATTEMPT');
-    const attempt = { debit: marked.debit, started, timed, firstSendOfKey: head.keySentAt === null };
+    const attempt = {
+      debit: marked.debit,
+      started,
+      timed,
+      firstSendOfKey: head.keySentAt === null,
+    };
 
     let receipt: RecordViewOf<'debitReceipt'>;
     this.#awaitingReplies += 1;
@@ -471,7 +471,10 @@ export class DebitAttempts {
     reason: string,
   ): Promise<void> {
     const { debit } = attempt;
-    // An attempt its mark could not date is dated by the answer's reading, once confirmed.
+    // An attempt its mark could not date is dated by the answer's reading, once confirmed (a
+    // lost reply brings none: the service is asked, or the attempt could never be proven inside
+    // its key window).
+    if (!attempt.timed && retry.mayHaveReached) await this.serviceNow(true);
     const bounds = attempt.timed ? undefined : this.#confirmedBoundsAt(attempt.started);
     // Lost to a power cut, the row is still `sending` and is sent again: no fsync needed.
     const written = await this.#record(

@@ -988,7 +988,9 @@ export class OutboxStore {
 
   usageCheck(
     fingerprint: string,
-  ): { readonly verified: boolean; readonly detail: string; readonly checkedAt: number } | undefined {
+  ):
+    | { readonly verified: boolean; readonly detail: string; readonly checkedAt: number }
+    | undefined {
     const row = this.#sql(
       `SELECT verified, detail, checked_at FROM outbox_usage_checks WHERE fingerprint = ?`,
     ).get(fingerprint) as { verified: number; detail: string; checked_at: number } | undefined;

@@ -24,7 +24,10 @@ export function resolveUnknownOutcome(
 ): OutboxDebit {
   const by = input.by.trim();
   if (by === '' || by.length > 64) {
-    throw new OutboxError('OUTBOX_INVALID_DEBIT', 'by: who records the outcome (1 to 64 characters)');
+    throw new OutboxError(
+      'OUTBOX_INVALID_DEBIT',
+      'by: who records the outcome (1 to 64 characters)',
+    );
   }
   const now = outbox.clock.now();
   if (input.outcome === 'applied') {

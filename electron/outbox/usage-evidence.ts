@@ -61,7 +61,11 @@ export function usageVerdictOf(
   const value = (record: string, field: string) =>
     card.values.find((entry) => entry.record === record && entry.field === field);
   if (value('giftCard', 'usages')?.status !== 'found') {
-    return { ...base, verified: false, detail: 'the card came without usages where the profile looks' };
+    return {
+      ...base,
+      verified: false,
+      detail: 'the card came without usages where the profile looks',
+    };
   }
   const reference = value('giftCardUsage', 'reference');
   if (reference === undefined) {
