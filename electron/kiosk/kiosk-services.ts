@@ -28,6 +28,7 @@ import {
   Outbox,
   outboxClientRetry,
   OutboxSender,
+  recordUsageCheck,
   resolveLimits,
   type SenderOptions,
 } from '../outbox/index.ts';
@@ -318,6 +319,8 @@ export async function createKioskServices(
       sandboxAvailable,
       logger,
       profiles,
+      recordUsageCheck: (profile, report) =>
+        recordUsageCheck(outbox.store, profile, report, Date.now()),
     }),
   };
 

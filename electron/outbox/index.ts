@@ -53,6 +53,7 @@ export { defaultReconcileSettings, type ReconcileSettings } from './reconcile.ts
 export { rebuildAfterEvidence, resolveUnknownOutcome } from './unknown-outcome.ts';
 export {
   recordUsageCheck,
+  recordUsageCheckIn,
   type UsageCheckVerdict,
   usageFingerprint,
   usagesVerified,

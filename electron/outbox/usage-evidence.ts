@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ContractReport, IntegrationProfile } from '../../shared/profile/index.ts';
-import type { OutboxStore } from './store.ts';
+import type { KioskDatabase } from '../storage/index.ts';
+import { OutboxStore } from './store.ts';
 
 /**
  * When may "our reference is not among the card's usages" mean "never applied"? Only when this
@@ -100,6 +101,16 @@ export function recordUsageCheck(
   const verdict = usageVerdictOf(profile, report);
   store.db.transaction(() => store.recordUsageCheck({ ...verdict, checkedAt: now }));
   return verdict;
+}
+
+/** `recordUsageCheck` on a kiosk database opened for it (`kioskctl contract check`). */
+export function recordUsageCheckIn(
+  db: KioskDatabase,
+  profile: IntegrationProfile,
+  report: ContractReport,
+  now: number,
+): UsageCheckVerdict {
+  return recordUsageCheck(new OutboxStore(db), profile, report, now);
 }
 
 /** Whether the usages are verified for this profile (its latest check found them). */
