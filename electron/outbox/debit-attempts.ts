@@ -72,6 +72,8 @@ const COMMIT_WAIT_TURNS = 2;
  */
 const SYNC_MIN_INTERVAL_MS = 5_000;
 const SYNC_BURST = 3;
+/** A row waiting for a jump of the service's clock to be confirmed or dismissed tries again. */
+const UNCONFIRMED_RETRY_MS = 1_000;
 
 type Recorded<T> = { readonly recorded: true; readonly value: T } | { readonly recorded: false };
 
@@ -193,12 +195,40 @@ export class DebitAttempts {
     return reading;
   }
 
-  /** One request for the service's time (shared by concurrent callers); false when not asked. */
-  async #sync(): Promise<boolean> {
+  /**
+   * A reading of the service's clock from a reply received after this call, confirmed by a
+   * second one: `taken`; `unconfirmed` when the replies jumped; `unreachable` when none came.
+   * One cheap request or two, before a resend under a key the service may have seen (retries
+   * come after a failure and its backoff: never a flood).
+   */
+  async #readingTakenNow(): Promise<{
+    readonly reading: ServiceTimeBounds | undefined;
+    readonly outcome: 'taken' | 'unconfirmed' | 'unreachable';
+  }> {
+    const clock = this.#outbox.clock;
+    const since = monotonicNow(clock);
+    let answered = false;
+    for (let asked = 0; asked < 3; asked += 1) {
+      await this.#sync(true);
+      const reading = this.#serviceClock.now();
+      // (A few ms of slack: the wall clock behind `syncAgeMs` ticks apart from the monotonic.)
+      if (reading === undefined || reading.syncAgeMs > monotonicNow(clock) - since + 5) continue;
+      answered = true;
+      if (reading.confirmed) return { reading, outcome: 'taken' };
+    }
+    return { reading: this.#serviceClock.now(), outcome: answered ? 'unconfirmed' : 'unreachable' };
+  }
+
+  /**
+   * One request for the service's time (shared by concurrent callers); false when not asked
+   * (`force`: always asked, a new request once the one under way, if any, is answered).
+   */
+  async #sync(force = false): Promise<boolean> {
+    if (force && this.#syncing) await this.#syncing;
     if (!this.#syncing) {
       const at = monotonicNow(this.#outbox.clock);
       const recent = this.#syncTimes.filter((time) => at - time < SYNC_MIN_INTERVAL_MS);
-      if (recent.length >= SYNC_BURST) return false;
+      if (!force && recent.length >= SYNC_BURST) return false;
       this.#syncTimes = [...recent, at];
       this.#syncing = this.#gateway.syncServiceTime().finally(() => {
         this.#syncing = undefined;
@@ -233,8 +263,15 @@ export class DebitAttempts {
     // send of a process) the service is asked first, so that the attempt is dated on one: an
     // attempt never dated can never be proven inside its key window.
     const reading = this.#serviceClock.now();
-    const serviceNow =
-      needsTime || (!chained && !reading?.confirmed) ? await this.serviceNow(true) : reading;
+    // A key that may have reached the service is resent only on a reading of its clock taken
+    // now, after that attempt: one of a minute ago says nothing of a service whose clock, and
+    // with it its key retention, moved meanwhile.
+    const taken = mayHaveReached && !chained ? await this.#readingTakenNow() : undefined;
+    const serviceNow = taken
+      ? taken.reading
+      : needsTime || (!chained && !reading?.confirmed)
+        ? await this.serviceNow(true)
+        : reading;
     // Chained, the answer just before dates the rows once committed; undated, this row can
     // only look younger: it would expire late, never early.
     if (!chained) this.#dateOpenRows(serviceNow);
@@ -245,13 +282,37 @@ export class DebitAttempts {
       await this.#expireAttempted(head, times, serviceNow);
       return;
     }
-    const trusted = this.#isTrusted(serviceNow) ? serviceNow : undefined;
+    const trusted = taken
+      ? taken.outcome === 'taken'
+        ? taken.reading
+        : undefined
+      : this.#isTrusted(serviceNow)
+        ? serviceNow
+        : undefined;
     const window = keyWindowOf(head, times, trusted, this.#reconcile);
-    if (window === 'closed' || window === 'unreadable') {
+    if (window === 'unreadable') {
       if (chained) return;
-      // Past the key window (or no telling): a resend under the same key could be a second
-      // debit. The usages decide; without evidence the row is held (closed) or waits (unreadable).
-      const verdict = await this.#reconcileBeforeResend(head, window === 'closed');
+      // No telling whether the key is still remembered: nothing is sent, nothing decided. The
+      // service unreachable, every card waits (as after a failed attempt); its clock jumping,
+      // this row waits for the next reply to confirm or dismiss the jump.
+      const unreachable = taken?.outcome !== 'unconfirmed';
+      this.#postpone(
+        head,
+        unreachable ? this.#schedule.failed(undefined) : clock.now() + UNCONFIRMED_RETRY_MS,
+        {
+          code: 'SERVICE_TIME_UNKNOWN',
+          message: unreachable
+            ? "the service's time could not be read: a resend under a key it may have seen waits for it"
+            : "the service's clock jumped and no second reply confirmed it yet: a resend waits for it",
+        },
+      );
+      return;
+    }
+    if (window === 'closed') {
+      if (chained) return;
+      // Past the key window: a resend under the same key could be a second debit. The usages
+      // decide; without evidence the row is held for a person.
+      const verdict = await this.#reconcileBeforeResend(head);
       if (verdict !== 'absent') return;
     }
 
@@ -403,7 +464,7 @@ export class DebitAttempts {
         await this.#retryLater(attempt, note, undefined, true);
         const current = this.#outbox.find(debit.id);
         if (current?.state !== 'pending') return;
-        const found = await this.#reconcileBeforeResend(current, true, 'REPLY_UNREADABLE');
+        const found = await this.#reconcileBeforeResend(current, 'REPLY_UNREADABLE');
         if (found === 'absent') {
           this.#outbox.events.emit({
             type: 'attention-required',
@@ -548,14 +609,11 @@ export class DebitAttempts {
   }
 
   /**
-   * The card's usages, before a resend that could debit twice. 'absent' (positive evidence, now
-   * recorded) means: go on and send with the same key. Without evidence the row is held for a
-   * person when `holdIfUnproven` (the key window is known to be past, or the reply unreadable),
-   * else it waits for a reading of the service's clock to tell.
+   * The card's usages, before a resend that could debit twice, or an expiry. 'absent' (positive
+   * evidence, now recorded) means: go on. Without evidence the row is held for a person.
    */
   async #reconcileBeforeResend(
     head: OutboxDebit,
-    holdIfUnproven: boolean,
     reason?: OutcomeUnknownReason,
   ): Promise<'found' | 'absent' | 'unknown'> {
     const verdict = await this.#readUsages(head);
@@ -570,16 +628,9 @@ export class DebitAttempts {
         );
         return 'absent';
       case 'unproven':
-        if (holdIfUnproven) {
-          await this.#hold(head, reason ?? verdict.reason, {
-            note: { code: 'DEBIT_OUTCOME_UNKNOWN', message: verdict.message },
-          });
-        } else {
-          this.#postpone(head, this.#schedule.failed(undefined), {
-            code: 'SERVICE_CLOCK_UNCONFIRMED',
-            message: `the service's clock cannot prove the key window open, and ${verdict.message}; waiting for a confirmed reading`,
-          });
-        }
+        await this.#hold(head, reason ?? verdict.reason, {
+          note: { code: 'DEBIT_OUTCOME_UNKNOWN', message: verdict.message },
+        });
         return 'unknown';
       case 'unknown':
         this.#holdAfterUnknownVerdict(head, verdict);
@@ -770,7 +821,7 @@ export class DebitAttempts {
         return;
       }
       // "Never applied" only on evidence: without it the row is held, never expired.
-      const verdict = await this.#reconcileBeforeResend(head, true);
+      const verdict = await this.#reconcileBeforeResend(head);
       if (verdict !== 'absent') return;
     }
     const transition = this.#outbox.db.transaction(() =>
