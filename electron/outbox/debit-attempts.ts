@@ -374,13 +374,21 @@ export class DebitAttempts {
   }
 
   /**
+   * Still the holder: the lease renewed, or, lapsed without anyone taking it (a forward step of
+   * the wall clock makes it look lapsed), taken again. Never from a live successor.
+   */
+  #keepLease(): boolean {
+    return this.#lease.renew() || this.#lease.tryAcquire();
+  }
+
+  /**
    * The lease, renewed in the transaction that marks rows `sending`: still the holder when they
    * commit. Once per transaction, however many cards' heads it marks.
    */
   #renewLeaseInCommit(): boolean {
     const transaction = this.#commits.transaction;
     if (this.#leaseRenewal.transaction !== transaction) {
-      this.#leaseRenewal = { transaction, held: this.#lease.renew() };
+      this.#leaseRenewal = { transaction, held: this.#keepLease() };
     }
     return this.#leaseRenewal.held;
   }
@@ -663,7 +671,7 @@ export class DebitAttempts {
     const written = await this.#record(
       head,
       () =>
-        this.#lease.renew()
+        this.#keepLease()
           ? this.#outbox.store.markReconciled(head.id, usage, this.#outbox.clock.now())
           : undefined,
       'full',
@@ -825,7 +833,7 @@ export class DebitAttempts {
       if (verdict !== 'absent') return;
     }
     const transition = this.#outbox.db.transaction(() =>
-      this.#lease.renew() ? this.#outbox.store.expire(head.id, clock.now(), note) : undefined,
+      this.#keepLease() ? this.#outbox.store.expire(head.id, clock.now(), note) : undefined,
     );
     if (transition) this.#emitTransition(transition, 'EXPIRED');
   }

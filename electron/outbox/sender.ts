@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { OutboxSummary } from '../../shared/ipc/gift-cards.ts';
-import type { ServiceClockStatus } from '../api/index.ts';
+import { monotonicNow, type ServiceClockStatus } from '../api/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import { Lease } from '../storage/index.ts';
 import { DebitAttempts } from './debit-attempts.ts';
@@ -78,7 +78,10 @@ export type DrainResult =
   | 'paused'
   /** Another process holds the sender lease. */
   | 'lease-held'
-  /** Every open debit is held for a person: its outcome is unknown. */
+  /**
+   * Nothing open can move without a person: every card's oldest open debit is held as "outcome
+   * unknown" (a card's later debits wait behind it).
+   */
   | 'held';
 
 export interface DrainReport {
@@ -257,7 +260,8 @@ export class OutboxSender {
    */
   async drain(options: { untilEmpty?: boolean; timeoutMs: number }): Promise<DrainReport> {
     const clock = this.#outbox.clock;
-    const started = clock.now();
+    // On the monotonic clock: a step of the wall clock neither ends a drain nor stretches it.
+    const started = monotonicNow(clock);
     const deadline = started + Math.max(0, options.timeoutMs);
     const counts = {
       attempts: 0,
@@ -291,6 +295,7 @@ export class OutboxSender {
     try {
       for (;;) {
         const now = clock.now();
+        const elapsed = monotonicNow(clock);
         if (this.#leaseCheckedOnce && !this.#holdsLease) {
           result = 'lease-held';
           break;
@@ -305,7 +310,7 @@ export class OutboxSender {
             result = 'empty';
             break;
           }
-          if (summary.pendingCount === summary.outcomeUnknownCount) {
+          if (summary.outcomeUnknownCount > 0 && this.#outbox.store.everyHeadHeld()) {
             result = 'held';
             break;
           }
@@ -314,11 +319,11 @@ export class OutboxSender {
             break;
           }
         }
-        if (now >= deadline) {
+        if (elapsed >= deadline) {
           result = 'timeout';
           break;
         }
-        await wakeup.sleep(clock, Math.min(50, deadline - now));
+        await wakeup.sleep(clock, Math.min(50, deadline - elapsed));
       }
     } finally {
       off();
@@ -327,7 +332,7 @@ export class OutboxSender {
     }
     return {
       result,
-      elapsedMs: clock.now() - started,
+      elapsedMs: Math.round(monotonicNow(clock) - started),
       ...counts,
       leaseOwner: this.#lease.holder()?.owner ?? null,
       summary: this.#outbox.summary(),
@@ -384,8 +389,9 @@ export class OutboxSender {
       this.#setLease(true);
       this.#attempts.recoverInterrupted(now);
     } else if (now - this.#lastRenewAt >= this.#renewEveryMs || now < this.#lastRenewAt) {
-      // (A clock that went back would otherwise postpone the renewal by as much.)
-      if (!this.#lease.renew()) {
+      // (A clock that went back would otherwise postpone the renewal by as much.) A clock that
+      // went ahead makes the lease look lapsed: taken again at once if nobody else took it.
+      if (!this.#lease.renew() && !this.#lease.tryAcquire()) {
         this.#setLease(false);
         return 0;
       }

@@ -451,6 +451,18 @@ export class OutboxStore {
     return at <= now;
   }
 
+  /**
+   * Whether nothing open can move without a person: every card's head (its oldest open row) is
+   * held as "outcome unknown" (the rows behind one wait for it). False when nothing is open.
+   */
+  everyHeadHeld(): boolean {
+    const row = this.#sql(
+      `${OPEN_HEADS} SELECT count(*) AS heads, coalesce(sum(d.outcome_unknown_since IS NOT NULL), 0) AS held
+       FROM heads JOIN outbox_debits AS d ON d.id = heads.id`,
+    ).get() as { heads: number; held: number };
+    return row.heads > 0 && row.heads === row.held;
+  }
+
   /** The card's next open row after `afterId` (its head once `afterId` is settled). */
   nextOpenAfter(giftCardId: string, afterId: number): OutboxDebit | undefined {
     const row = this.#sql(

@@ -185,6 +185,8 @@ async function runRoundOn(
       run.scenario.plan,
       run.acked,
       run.problems,
+      // Past its 24 h retention the service forgot the keys: a replay would be a new debit.
+      { replay: (run.scenario.outcome?.serviceClockJumps.length ?? 0) === 0 },
     );
     rmSync(run.dataDir, { recursive: true, force: true });
     reports.push(seedReport(run, kills, check, faultsFired));

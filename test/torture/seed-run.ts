@@ -4,6 +4,7 @@ import type { FaultSpec } from '../../sandbox/index.ts';
 import type { KioskInput } from './driver.ts';
 import type { Ack } from './driver-process.ts';
 import { EMAIL, type Slot } from './sandbox-slot.ts';
+import { shopIds } from '../../sandbox/data/referentials.ts';
 import { scenarioFor, type Scenario } from './scenario.ts';
 
 /**
@@ -51,6 +52,8 @@ export function note(run: SeedRun, text: string): void {
 export function prepareSeed(seed: number, slot: Slot, index: number, workDir: string): SeedRun {
   const scenario = scenarioFor(seed);
   const armed = scenario.faults.map((spec) => ({ spec, id: slot.control.addFault(spec).id }));
+  // A service whose usage lists are always empty, as many real ones answer.
+  slot.control.setEmptyUsages(scenario.outcome?.emptyUsages ?? false);
   return {
     seed,
     slot,
@@ -103,6 +106,16 @@ export function scheduleAccountEvents(run: SeedRun): void {
       }, revoke.afterMs),
     );
   }
+  for (const jump of run.scenario.outcome?.serviceClockJumps ?? []) {
+    // The service's clock (and with it its key retention: keys forgotten after 24 h) moves
+    // while the kiosk's does not: its next reply is a jump, until a second one confirms it.
+    run.timers.push(
+      setTimeout(() => {
+        control.advanceClock(jump.ms);
+        note(run, `service clock advanced ${Math.round(jump.ms / 3_600_000)} h`);
+      }, jump.atMs),
+    );
+  }
   if (tokenExpiryAtMs !== undefined) {
     // The service's clock passes the token's lifetime: the kiosk's next call meets a 401.
     run.timers.push(
@@ -115,9 +128,21 @@ export function scheduleAccountEvents(run: SeedRun): void {
 }
 
 export function kioskInput(run: SeedRun): KioskInput {
+  const outcome = run.scenario.outcome;
   return {
     slot: run.index,
     dataDir: run.dataDir,
+    ...(outcome
+      ? {
+          outcome: {
+            usagesVerified: outcome.usagesVerified,
+            profileChanges: outcome.profileChanges,
+            kioskClockSteps: outcome.kioskClockSteps,
+            // The bodies differ between the two profiles only with a shop to leave out.
+            ...(outcome.profileChanges.length > 0 ? { shopId: shopIds.paris } : {}),
+          },
+        }
+      : {}),
     baseUrl: run.slot.sandbox.baseUrl,
     email: EMAIL,
     password: run.slot.password,
