@@ -293,7 +293,7 @@ export type DebitIdRequest = z.input<typeof DebitIdRequest>;
 export const ResolveUnknownDebitRequest = lazySchema(() =>
   DebitIdRequest.extend({
     outcome: z.enum(staffOutcomes),
-    by: z.string().trim().min(1).max(64),
+    by: z.string().trim().pipe(Text.min(1).max(64)),
   }),
 );
 export type ResolveUnknownDebitRequest = z.input<typeof ResolveUnknownDebitRequest>;
