@@ -65,10 +65,15 @@ function outcomeCaseFor(seed: number): OutcomeCase | undefined {
   const moments = (count: number) =>
     Array.from({ length: count }, () => rng.int(0, 300)).sort((a, b) => a - b);
   const profileChanges = moments(rng.pick([0, 1, 2, 2]));
-  const serviceClockJumps = moments(rng.pick([0, 1, 2])).map((atMs, index) => ({
-    atMs,
-    ms: index === 0 ? rng.pick([25 * HOUR, 73 * HOUR]) : 73 * HOUR,
-  }));
+  // Two jumps come well apart (beyond the longest latency fault): the first already outlives
+  // every token, and a second one landing between the kiosk's renewal and its use of the new
+  // token would be a service refusing fresh credentials twice in a row, which pauses the sender.
+  const jumps = rng.pick([0, 1, 2]);
+  const firstJumpAt = rng.int(0, 300);
+  const serviceClockJumps = [
+    ...(jumps >= 1 ? [{ atMs: firstJumpAt, ms: rng.pick([25 * HOUR, 73 * HOUR]) }] : []),
+    ...(jumps >= 2 ? [{ atMs: firstJumpAt + 600 + rng.int(0, 300), ms: 73 * HOUR }] : []),
+  ];
   const kioskClockSteps = moments(rng.pick([0, 0, 1, 2])).map((atMs) => ({
     atMs,
     ms: rng.pick([-60 * 60_000, 60 * 60_000, 73 * HOUR, -2 * 24 * HOUR]),

@@ -116,7 +116,11 @@ export function scheduleAccountEvents(run: SeedRun): void {
       }, jump.atMs),
     );
   }
-  if (tokenExpiryAtMs !== undefined) {
+  // A jump of the service's clock already outlives every token: no second move close to it.
+  if (
+    tokenExpiryAtMs !== undefined &&
+    (run.scenario.outcome?.serviceClockJumps.length ?? 0) === 0
+  ) {
     // The service's clock passes the token's lifetime: the kiosk's next call meets a 401.
     run.timers.push(
       setTimeout(() => {
