@@ -42,8 +42,9 @@ export interface ClockMove {
  * What may leave a debit's outcome unprovable, and the kiosk must then hold for a person rather
  * than guess: the service's usage lists always empty (a sandbox option), or filled but never
  * verified by a contract check; the integration profile changed between attempts (the bodies
- * rebuilt, as `kioskctl outbox resume` does); the service's clock moved 25 h or 73 h (its keys
- * forgotten after 24 h); the kiosk's wall clock stepped between sending and recording.
+ * rebuilt, as `kioskctl outbox resume` does); a day or three without contact, the service's clock
+ * 25 h or 73 h further when it answers again (its keys forgotten after 24 h), landing between an
+ * attempt and the next; the kiosk's wall clock stepped between sending and recording.
  */
 export interface OutcomeCase {
   readonly emptyUsages: boolean;
@@ -65,14 +66,14 @@ function outcomeCaseFor(seed: number): OutcomeCase | undefined {
   const moments = (count: number) =>
     Array.from({ length: count }, () => rng.int(0, 300)).sort((a, b) => a - b);
   const profileChanges = moments(rng.pick([0, 1, 2, 2]));
-  // Two jumps come well apart (beyond the longest latency fault): the first already outlives
-  // every token, and a second one landing between the kiosk's renewal and its use of the new
-  // token would be a service refusing fresh credentials twice in a row, which pauses the sender.
+  // Each jump is a day or three without contact (`SERVICE_JUMP_OUTAGE_MS`, seed-run.ts), the
+  // second after the first is over: a second one between the kiosk's renewal of its token and
+  // its use would be a service refusing fresh credentials twice in a row.
   const jumps = rng.pick([0, 1, 2]);
   const firstJumpAt = rng.int(0, 300);
   const serviceClockJumps = [
     ...(jumps >= 1 ? [{ atMs: firstJumpAt, ms: rng.pick([25 * HOUR, 73 * HOUR]) }] : []),
-    ...(jumps >= 2 ? [{ atMs: firstJumpAt + 600 + rng.int(0, 300), ms: 73 * HOUR }] : []),
+    ...(jumps >= 2 ? [{ atMs: firstJumpAt + 1_000 + rng.int(0, 300), ms: 73 * HOUR }] : []),
   ];
   const kioskClockSteps = moments(rng.pick([0, 0, 1, 2])).map((atMs) => ({
     atMs,

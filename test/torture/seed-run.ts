@@ -44,6 +44,9 @@ export interface SeedRun {
 
 export const TIMELINE_LIMIT = 300;
 
+/** How long the link is down around a jump of the service's clock (`scheduleAccountEvents`). */
+export const SERVICE_JUMP_OUTAGE_MS = 800;
+
 export function note(run: SeedRun, text: string): void {
   if (run.timeline.length < TIMELINE_LIMIT)
     run.timeline.push(`${Math.round(performance.now() - run.started)} ms: ${text}`);
@@ -107,12 +110,22 @@ export function scheduleAccountEvents(run: SeedRun): void {
     );
   }
   for (const jump of run.scenario.outcome?.serviceClockJumps ?? []) {
-    // The service's clock (and with it its key retention: keys forgotten after 24 h) moves
-    // while the kiosk's does not: its next reply is a jump, until a second one confirms it.
+    // A day or three without contact: the link drops, the service's clock (and with it its key
+    // retention: keys forgotten after 24 h) moves on while the kiosk's does not, the link comes
+    // back; the kiosk's next reply is a jump, until a second one confirms it. Whatever it had
+    // under way finished before (the longest latency fault is 400 ms) or never arrived: a
+    // resend decided on a reading of before is dropped with the link, never processed after.
     run.timers.push(
       setTimeout(() => {
-        control.advanceClock(jump.ms);
-        note(run, `service clock advanced ${Math.round(jump.ms / 3_600_000)} h`);
+        control.beginOutage();
+        note(run, 'link down');
+        run.timers.push(
+          setTimeout(() => {
+            control.advanceClock(jump.ms);
+            control.endOutage();
+            note(run, `link back, the service clock ${Math.round(jump.ms / 3_600_000)} h later`);
+          }, SERVICE_JUMP_OUTAGE_MS),
+        );
       }, jump.atMs),
     );
   }
