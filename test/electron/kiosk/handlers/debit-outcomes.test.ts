@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { MessageName, RequestOf } from '../../../../shared/ipc/index.ts';
+import { usagesVerified } from '../../../../electron/outbox/index.ts';
 import { demoGiftCards } from '../../../../sandbox/data/demo.ts';
 import { type KioskFixture, replyTo, send, startKioskFixture } from '../support.ts';
 
@@ -98,4 +99,16 @@ it('staff cannot record an outcome for a debit that is not held', async () => {
     by: 'MD',
   });
   expect(refused).toMatchObject({ ok: false, error: { code: 'OUTBOX_INVALID_STATE' } });
+});
+
+it('Setup\'s "Check the service" records its verdict on the usages: empty lists prove nothing, filled ones do', async () => {
+  const { outbox } = fixture.services.parts;
+  const control = fixture.sandbox.control!;
+  control.setEmptyUsages(true);
+  expect((await call('checkContract', {})).missingNeeded).toContain('giftCardUsage.reference');
+  expect(usagesVerified(outbox.store, outbox.profile)).toBe(false);
+  control.setEmptyUsages(false);
+  expect((await call('checkContract', {})).ok).toBe(true);
+  expect(usagesVerified(outbox.store, outbox.profile)).toBe(true);
+  control.setEmptyUsages(true);
 });
