@@ -9,6 +9,7 @@ import {
   cardCacheMigration,
   debitKeysMigration,
   debitsMigration,
+  outcomeEvidenceMigration,
   requestIdsMigration,
   resolutionsMigration,
   serviceTimesMigration,
@@ -40,6 +41,7 @@ export const kioskSchema: DatabaseSchema = {
     oneLetterPrefixMigration,
     commitCountMigration,
     archiveMigration,
+    outcomeEvidenceMigration,
   ],
   preserved: [unsettledDebits],
 };

@@ -3,6 +3,9 @@ import type { ContractReport, ValueReport } from '../../shared/profile/index.ts'
 import { ContractDocumentError, checkContract, importContract } from '../contract/index.ts';
 import type { LoadedProfile } from '../profile/index.ts';
 import { connectApi, withSavedBaseUrl } from './api-connection.ts';
+import { recordUsageCheckIn } from '../outbox/index.ts';
+import { kioskSchema } from '../schema.ts';
+import { openDatabase, prepareDataDir } from '../storage/index.ts';
 import {
   CommandError,
   type CommandLine,
@@ -44,6 +47,9 @@ The profile is the kiosk app's: --profile <file>, else KIOSK_API_PROFILE, else t
 Setup (the data directory's settings: --data-dir or KIOSK_DATA_DIR), else the default (the
 sandbox's shapes); check says which ("profile" in --json). The service is --base-url, else the
 one saved in Setup, else KIOSK_API_BASE_URL.
+With --data-dir (or KIOSK_DATA_DIR), check keeps its verdict on the gift cards' usages there: only
+usages read on a card that has some, through that profile, let the outbox take "not among them"
+for "never applied"; otherwise a debit whose reply was lost is held for a person.
 
 exit codes: 0 everything the kiosk needs resolves / no difference, 2 refused locally,
             3 API error, 4 network, 9 CONTRACT_INCOMPLETE (check), 10 CONTRACT_DIFFERS (import)
@@ -95,6 +101,22 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
             ? `${JSON.stringify({ ...report, profile: profileReport(loaded) })}\n`
             : formatReport(report, loaded),
         );
+        // The verdict on the card's usages, kept in the kiosk's database when there is one: only
+        // usages verified filled let the outbox take "absent from them" for "never applied".
+        const dataDir = globals.dataDir ?? io.env['KIOSK_DATA_DIR'];
+        if (dataDir !== undefined && dataDir !== '') {
+          const db = openDatabase({ dataDir: prepareDataDir(dataDir), schema: kioskSchema });
+          try {
+            const verdict = recordUsageCheckIn(db, profile, report, Date.now());
+            if (!values.json) {
+              io.stdout(
+                `usages: ${verdict.verified ? 'verified' : 'NOT verified'} (${verdict.detail})${verdict.verified ? '' : '; a debit whose reply was lost is held for a person'}\n`,
+              );
+            }
+          } finally {
+            db.close();
+          }
+        }
         if (!report.ok) {
           io.stderr(
             `${JSON.stringify({ error: { code: 'CONTRACT_INCOMPLETE', message: `not found with profile "${profile.name}": ${report.missingNeeded.join(', ')}` } })}\n`,

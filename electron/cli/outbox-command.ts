@@ -107,7 +107,8 @@ import {
  *   2  refused locally: bad flag, bad amount, unknown id, missing configuration, a request id
  *      reused for another debit; nothing stored
  *   3  the API refused: --wait ended refused/failed, or drain paused on rejected credentials or
- *      a held debit (400: the integration profile's body; 403: the account's scopes)
+ *      a held debit (400: the integration profile's body; 403: the account's scopes), or every
+ *      open debit is held as "outcome unknown" for a person (heldReason DEBIT_OUTCOME_UNKNOWN)
  *   4  no answer: drain --until-empty with rows still open when the timeout passed (service
  *      unreachable or slow); enqueue --wait over an offline limit, its answer not in and the
  *      debit perhaps with the service (OUTBOX_ANSWER_AWAITED: kept, not accepted; run the same
@@ -372,7 +373,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         // Rebuilt first: committed whether or not this process gets to send them (the kiosk
         // app, holding the lease, sends them once resumed there). Only the rows held for their
         // body or scope (and those never sent): never one waiting for a retry.
-        const { rebuilt, newKeys, debits } = outbox.rebuildBodies();
+        const { rebuilt, newKeys, debits, withheld } = outbox.rebuildBodies();
         const sender = new OutboxSender({
           outbox,
           gateway: connection.gateway,
@@ -380,7 +381,9 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
           ...context.sender,
         });
         const report = await sender.drain({ untilEmpty: false, timeoutMs });
-        io.stdout(`${JSON.stringify({ ...said(), rebuilt, newKeys, debits, drain: report })}\n`);
+        io.stdout(
+          `${JSON.stringify({ ...said(), rebuilt, newKeys, debits, withheld, drain: report })}\n`,
+        );
         return drainExitCode(report, false);
       }
       case 'list': {
@@ -505,6 +508,7 @@ function drainExitCode(report: DrainReport, untilEmpty: boolean): number {
     case 'idle':
       return outboxExitCodes.ok;
     case 'paused':
+    case 'held':
       return outboxExitCodes.apiError;
     case 'lease-held':
       return outboxExitCodes.conflict;

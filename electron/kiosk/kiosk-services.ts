@@ -29,6 +29,7 @@ import {
   OutboxArchiver,
   outboxClientRetry,
   OutboxSender,
+  recordUsageCheck,
   resolveLimits,
   type SenderOptions,
 } from '../outbox/index.ts';
@@ -40,6 +41,7 @@ import type { KioskCredentials } from './credential-store.ts';
 import { connectKioskEvents } from './events.ts';
 import { catalogHandlers } from './handlers/catalog.ts';
 import { customerHandlers } from './handlers/customers.ts';
+import { debitOutcomeHandlers } from './handlers/debit-outcomes.ts';
 import { giftCardHandlers } from './handlers/gift-cards.ts';
 import { documentHandlers } from './handlers/documents.ts';
 import { printingHandlers } from './handlers/printing.ts';
@@ -295,6 +297,7 @@ export async function createKioskServices(
     ...salesHandlers({ client, profile: currentProfile }),
     ...documentHandlers({ client, profile: currentProfile }),
     ...giftCardHandlers({ client, outbox, sender }),
+    ...debitOutcomeHandlers({ client, outbox, sender }),
     ...printingHandlers({
       printing,
       settings,
@@ -323,6 +326,8 @@ export async function createKioskServices(
       sandboxAvailable,
       logger,
       profiles,
+      recordUsageCheck: (profile, report) =>
+        recordUsageCheck(outbox.store, profile, report, Date.now()),
     }),
   };
 

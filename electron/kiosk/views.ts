@@ -27,6 +27,11 @@ const iso = (epochMs: number): string => new Date(epochMs).toISOString();
 const isoOrNull = (epochMs: number | null): string | null =>
   epochMs === null ? null : iso(epochMs);
 
+const balanceView = (
+  balance: { readonly cents: number; readonly at: number } | null,
+): { amount: number; at: string } | null =>
+  balance === null ? null : { amount: balance.cents / 100, at: iso(balance.at) };
+
 export function debitView(debit: OutboxDebit): DebitView {
   const open = debit.state === 'pending' || debit.state === 'sending';
   return {
@@ -59,6 +64,23 @@ export function debitView(debit: OutboxDebit): DebitView {
     requestId: debit.requestId,
     unresolved: isUnresolved(debit),
     heldReason: heldReasonOf(debit),
+    outcomeUnknown:
+      debit.outcomeUnknown === null || !open
+        ? null
+        : {
+            since: iso(debit.outcomeUnknown.since),
+            reason: debit.outcomeUnknown.reason,
+            balanceBefore: balanceView(debit.balanceBefore),
+            balanceNow: balanceView(debit.balanceNow),
+          },
+    staffOutcome:
+      debit.staffOutcome === null
+        ? null
+        : {
+            outcome: debit.staffOutcome.outcome,
+            by: debit.staffOutcome.by,
+            at: iso(debit.staffOutcome.at),
+          },
     staffResolution:
       debit.staffResolution === null
         ? null

@@ -68,25 +68,29 @@ export function createApiGateway(
         params: { giftCardId },
         query: usagesParameter === null ? {} : { [usagesParameter.name]: usagesParameter.value },
       });
-      const usages = (resolveRecord(current, 'giftCard', card) as RecordViewOf<'giftCard'>).usages;
+      const view = resolveRecord(current, 'giftCard', card) as RecordViewOf<'giftCard'>;
+      const { usages } = view;
+      const balance = typeof view.balance === 'number' ? view.balance : null;
       if (usages === null) {
         return {
+          balance,
           status: 'unavailable',
           reason:
             'the card came without usages where the integration profile looks for them (the account may need sales:read, or the profile records.giftCard.usages is wrong)',
         };
       }
       const usage = usages.find((entry) => entry.reference === reference);
-      if (usage) return { status: 'found', usage };
+      if (usage) return { status: 'found', usage, balance };
       // A usage whose reference the profile cannot read may be ours: never guess "absent".
       if (usages.some((entry) => entry.reference === null)) {
         return {
+          balance,
           status: 'unavailable',
           reason:
             'some usages carry no reference where the integration profile looks (records.giftCardUsage.reference)',
         };
       }
-      return { status: 'absent' };
+      return { status: 'absent', balance };
     },
 
     serviceClock: client.serviceClock,

@@ -89,8 +89,9 @@ export class OutboxArchiver {
     for (;;) {
       // Read afresh for every batch: the service's clock moves on, an administrator may change
       // the retention meanwhile.
+      // Ages are decided on confirmed readings only: one reply whose clock jumped moves nothing.
       const service = serviceNow();
-      if (service === undefined) {
+      if (service === undefined || !service.confirmed) {
         return { moved, dated, batches, ...(batches === 0 ? { skipped: 'no-service-time' } : {}) };
       }
       const retention = outbox.limits.settledRetentionMs ?? DEFAULT_SETTLED_RETENTION_MS;

@@ -5,7 +5,10 @@ import type { PauseReason } from './events.ts';
 /**
  * What a failed attempt means for its debit, from the client's typed error:
  *
- *   409                          → refused (terminal, the service's code kept)
+ *   409                          → refused (terminal, the service's code kept), unless it may be
+ *                                  the service's answer to a reused key (same key, another body:
+ *                                  the spec's idempotency rule 2): then never a refusal, the
+ *                                  outcome of the key's first use is unknown (`conflict`)
  *   404, other 4xx               → failed (terminal: no such card, nothing can be debited)
  *   400, 422, 403                → held: the request's shape (the integration profile) or the
  *                                  account's scopes are wrong, not the customer's card; the debit
@@ -21,9 +24,24 @@ import type { PauseReason } from './events.ts';
  */
 export type FailureVerdict =
   /** A definitive answer: final, never retried. */
-  | { readonly action: 'settle'; readonly state: 'refused' | 'failed' }
-  /** The service refused who we are, or our request; the debit was not processed. */
-  | { readonly action: 'pause'; readonly reason: PauseReason; readonly note?: FailureNote }
+  | { readonly action: 'settle'; readonly state: 'failed' }
+  /**
+   * A 409: a business refusal (final) unless the kiosk's own record or the service's words say
+   * the key may have gone out with another body (`namesKey`: the reply speaks of the idempotency
+   * key); the caller decides with the row in hand.
+   */
+  | { readonly action: 'conflict'; readonly namesKey: boolean }
+  /**
+   * The service refused who we are, or our request; the debit was not processed. `answered`: the
+   * service itself refused these very bytes under this key (400, 422), which it could not do had
+   * it applied them under it: a definitive answer to the key.
+   */
+  | {
+      readonly action: 'pause';
+      readonly reason: PauseReason;
+      readonly note?: FailureNote;
+      readonly answered?: boolean;
+    }
   /** A reply we cannot read may still be an applied debit, and a resend replays it. */
   | { readonly action: 'reconcile' }
   /** No definitive answer: try again later with the same key and body. */
@@ -40,14 +58,23 @@ export function classifyFailure(error: unknown): FailureVerdict {
   const typed = error as AnyApiError;
   switch (typed.kind) {
     case 'Conflict':
-      // A business answer (INSUFFICIENT_BALANCE, GIFT_CARD_INACTIVE, ...).
-      return { action: 'settle', state: 'refused' };
+      // A business answer (INSUFFICIENT_BALANCE, GIFT_CARD_INACTIVE, ...), or the service's
+      // 409 for a key reused with another body, which the spec gives the same status and code.
+      return {
+        action: 'conflict',
+        namesKey: /idempotency/i.test(`${typed.code} ${typed.message}`),
+      };
     case 'InvalidRequest':
       // 400 and 422 (the service could not process the body) say the request's shape is wrong,
       // as does the client refusing it before sending; any other 4xx (405, 410...) is no more
       // an administrator's than the customer's to fix: failed, as before.
       if (typed.local || typed.status === 400 || typed.status === 422) {
-        return { action: 'pause', reason: 'request-refused', note: heldNote('request', typed) };
+        return {
+          action: 'pause',
+          reason: 'request-refused',
+          note: heldNote('request', typed),
+          answered: !typed.local,
+        };
       }
       return { action: 'settle', state: 'failed' };
     case 'Forbidden':

@@ -1,4 +1,6 @@
-// Over 400 lines: one attempt's whole life (send, record with retried commits, reconcile, expire, recover), each step guarding the same money invariant.
+// Over 400 lines: one attempt's whole life (send, record with retried commits, reconcile, expire, hold, recover), each step guarding the same money invariant.
+import { createHash } from 'node:crypto';
+import type { OutcomeUnknownReason } from '../../shared/ipc/gift-cards.ts';
 import type { RecordViewOf } from '../../shared/profile/index.ts';
 import {
   type ClockInstant,
@@ -14,9 +16,16 @@ import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
 import type { DebitGateway } from './gateway.ts';
 import { type Durability, GroupCommit } from './group-commit.ts';
 import type { Outbox } from './outbox.ts';
-import { needsReconciliation, reconcile, type ReconcileSettings } from './reconcile.ts';
+import {
+  keyWindowOf,
+  reconcile,
+  type Reconciliation,
+  type ReconcileSettings,
+} from './reconcile.ts';
 import type { RetrySchedule } from './retry-schedule.ts';
 import { type DebitServiceTimes, inFlightRemainingMs, provablyOlderThan } from './service-times.ts';
+import { rebuildAfterEvidence } from './unknown-outcome.ts';
+import { usagesVerified } from './usage-evidence.ts';
 
 export interface DebitAttemptsOptions {
   readonly outbox: Outbox;
@@ -44,6 +53,8 @@ export interface DebitAttemptsOptions {
    * debit may be launched now (`process` with `chained`) so that its mark shares that commit.
    */
   readonly onAnswerQueued?: (debit: OutboxDebit) => void;
+  /** How long a debit held as "outcome unknown" waits before its card's usages are read again. */
+  readonly unknownRecheckMs: number;
 }
 
 /** Retries of a commit that failed (the database locked, a full disk): 50 ms doubling to 2 s. */
@@ -55,8 +66,14 @@ const RECORD_RETRY_CAP_MS = 2_000;
  * 40% (fewer fsyncs, each of which stops the whole process), more than that gained nothing.
  */
 const COMMIT_WAIT_TURNS = 2;
-/** The service is asked its time at most this often. */
+/**
+ * The service is asked its time at most `SYNC_BURST` times in `SYNC_MIN_INTERVAL_MS`: a process's
+ * first reading and its confirmation, and once more after a step of the kiosk's clock.
+ */
 const SYNC_MIN_INTERVAL_MS = 5_000;
+const SYNC_BURST = 3;
+/** A row waiting for a jump of the service's clock to be confirmed or dismissed tries again. */
+const UNCONFIRMED_RETRY_MS = 1_000;
 
 type Recorded<T> = { readonly recorded: true; readonly value: T } | { readonly recorded: false };
 
@@ -88,6 +105,7 @@ export class DebitAttempts {
   readonly #stopping: () => boolean;
   readonly #stopGraceMs: number;
   readonly #onAnswerQueued: (debit: OutboxDebit) => void;
+  readonly #unknownRecheckMs: number;
   /** `sending` marks and answers of one turn share a commit. */
   readonly #commits: GroupCommit;
   /** The group commit's transaction in which the lease was last renewed, and whether it was. */
@@ -95,7 +113,8 @@ export class DebitAttempts {
   /** Debit requests sent and not answered yet. */
   #awaitingReplies = 0;
   #syncing: Promise<void> | undefined;
-  #lastSyncAt: number | undefined;
+  /** When (monotonic) the service was last asked its time, within the last interval. */
+  #syncTimes: readonly number[] = [];
 
   constructor(options: DebitAttemptsOptions) {
     this.#outbox = options.outbox;
@@ -113,6 +132,7 @@ export class DebitAttempts {
     this.#stopping = options.stopping;
     this.#stopGraceMs = options.stopGraceMs;
     this.#onAnswerQueued = options.onAnswerQueued ?? (() => {});
+    this.#unknownRecheckMs = options.unknownRecheckMs;
     this.#commits = new GroupCommit(options.outbox.db, {
       replyDue: () => this.#awaitingReplies > 0,
       maxWaitTurns: COMMIT_WAIT_TURNS,
@@ -132,7 +152,8 @@ export class DebitAttempts {
   expireNeverAttempted(): void {
     const serviceNow = this.#serviceClock.now();
     this.#dateOpenRows(serviceNow);
-    if (!serviceNow) return;
+    // Never from a single reading: a reply dated 73 h ahead expires nothing until confirmed.
+    if (!serviceNow?.confirmed) return;
     const cutoff = serviceNow.earliest - this.#outbox.limits.maxAgeMs;
     // A read first: this runs at every pass, and a write transaction would take the lock that a
     // kioskctl enqueue in another process is waiting for.
@@ -153,30 +174,68 @@ export class DebitAttempts {
    * time at hand is too old to tell: time to ask the service (`serviceNow(true)`).
    */
   wantsServiceTime(): boolean {
-    if (this.#isFresh(this.#serviceClock.now())) return false;
+    if (this.#isTrusted(this.#serviceClock.now())) return false;
     const cutoff = this.#outbox.clock.now() - this.#outbox.limits.maxAgeMs;
     return this.#outbox.store.hasNeverAttemptedSince(cutoff);
   }
 
   /**
-   * The service's time now; with `fresh`, a reading older than `freshServiceTimeMs` is first
-   * refreshed by asking the service (one request at a time, at most every few seconds).
+   * The service's time now; with `fresh`, a reading older than `freshServiceTimeMs` (a step of
+   * the kiosk's wall clock makes it so), or one no second reply confirmed yet (the first of a
+   * process, or a jump), is first refreshed by asking the service: one request at a time, at most
+   * a few in a row, then one every few seconds.
    */
   async serviceNow(fresh: boolean): Promise<ServiceTimeBounds | undefined> {
-    const reading = this.#serviceClock.now();
-    if (!fresh || this.#isFresh(reading)) return reading;
+    let reading = this.#serviceClock.now();
+    if (!fresh) return reading;
+    for (let asked = 0; asked < 2 && !this.#isTrusted(reading); asked += 1) {
+      if (!(await this.#sync())) break;
+      reading = this.#serviceClock.now();
+    }
+    return reading;
+  }
+
+  /**
+   * A reading of the service's clock from a reply received after this call, confirmed by a
+   * second one: `taken`; `unconfirmed` when the replies jumped; `unreachable` when none came.
+   * One cheap request or two, before a resend under a key the service may have seen (retries
+   * come after a failure and its backoff: never a flood).
+   */
+  async #readingTakenNow(): Promise<{
+    readonly reading: ServiceTimeBounds | undefined;
+    readonly outcome: 'taken' | 'unconfirmed' | 'unreachable';
+  }> {
+    const clock = this.#outbox.clock;
+    const since = monotonicNow(clock);
+    let answered = false;
+    for (let asked = 0; asked < 3; asked += 1) {
+      await this.#sync(true);
+      const reading = this.#serviceClock.now();
+      // (A few ms of slack: the wall clock behind `syncAgeMs` ticks apart from the monotonic.)
+      if (reading === undefined || reading.syncAgeMs > monotonicNow(clock) - since + 5) continue;
+      answered = true;
+      if (reading.confirmed) return { reading, outcome: 'taken' };
+    }
+    return { reading: this.#serviceClock.now(), outcome: answered ? 'unconfirmed' : 'unreachable' };
+  }
+
+  /**
+   * One request for the service's time (shared by concurrent callers); false when not asked
+   * (`force`: always asked, a new request once the one under way, if any, is answered).
+   */
+  async #sync(force = false): Promise<boolean> {
+    if (force && this.#syncing) await this.#syncing;
     if (!this.#syncing) {
       const at = monotonicNow(this.#outbox.clock);
-      if (this.#lastSyncAt !== undefined && at - this.#lastSyncAt < SYNC_MIN_INTERVAL_MS) {
-        return reading;
-      }
-      this.#lastSyncAt = at;
+      const recent = this.#syncTimes.filter((time) => at - time < SYNC_MIN_INTERVAL_MS);
+      if (!force && recent.length >= SYNC_BURST) return false;
+      this.#syncTimes = [...recent, at];
       this.#syncing = this.#gateway.syncServiceTime().finally(() => {
         this.#syncing = undefined;
       });
     }
     await this.#syncing;
-    return this.#serviceClock.now();
+    return true;
   }
 
   /**
@@ -189,13 +248,30 @@ export class DebitAttempts {
     const clock = this.#outbox.clock;
     const maxAgeMs = this.#outbox.limits.maxAgeMs;
     const chained = options.chained === true;
+    if (head.outcomeUnknown !== null) {
+      // Held for a person: never sent, never expired; only its card's usages are read again.
+      if (!chained) await this.#recheckHeld(head);
+      return;
+    }
     // The wall clock may suggest asking the service, never decide: a step of it is no age.
     const looksOld = clock.now() - head.createdAt >= maxAgeMs;
-    const needsTime = looksOld || head.mayHaveReachedAt !== null;
+    const mayHaveReached = head.mayHaveReachedAt !== null || head.olderKeyMayHaveReached;
+    const needsTime = looksOld || mayHaveReached;
     if (chained && needsTime) return;
     // Without an age to prove, the reading at hand will do, and no await: a chained mark then
-    // joins its predecessor's commit in the same turn.
-    const serviceNow = needsTime ? await this.serviceNow(true) : this.#serviceClock.now();
+    // joins its predecessor's commit in the same turn. Without a confirmed reading (the first
+    // send of a process) the service is asked first, so that the attempt is dated on one: an
+    // attempt never dated can never be proven inside its key window.
+    const reading = this.#serviceClock.now();
+    // A key that may have reached the service is resent only on a reading of its clock taken
+    // now, after that attempt: one of a minute ago says nothing of a service whose clock, and
+    // with it its key retention, moved meanwhile.
+    const taken = mayHaveReached && !chained ? await this.#readingTakenNow() : undefined;
+    const serviceNow = taken
+      ? taken.reading
+      : needsTime || (!chained && !reading?.confirmed)
+        ? await this.serviceNow(true)
+        : reading;
     // Chained, the answer just before dates the rows once committed; undated, this row can
     // only look younger: it would expire late, never early.
     if (!chained) this.#dateOpenRows(serviceNow);
@@ -206,9 +282,36 @@ export class DebitAttempts {
       await this.#expireAttempted(head, times, serviceNow);
       return;
     }
-    const trusted = this.#isFresh(serviceNow) ? serviceNow : undefined;
-    if (needsReconciliation(head, times, trusted, this.#reconcile)) {
+    const trusted = taken
+      ? taken.outcome === 'taken'
+        ? taken.reading
+        : undefined
+      : this.#isTrusted(serviceNow)
+        ? serviceNow
+        : undefined;
+    const window = keyWindowOf(head, times, trusted, this.#reconcile);
+    if (window === 'unreadable') {
       if (chained) return;
+      // No telling whether the key is still remembered: nothing is sent, nothing decided. The
+      // service unreachable, every card waits (as after a failed attempt); its clock jumping,
+      // this row waits for the next reply to confirm or dismiss the jump.
+      const unreachable = taken?.outcome !== 'unconfirmed';
+      this.#postpone(
+        head,
+        unreachable ? this.#schedule.failed(undefined) : clock.now() + UNCONFIRMED_RETRY_MS,
+        {
+          code: 'SERVICE_TIME_UNKNOWN',
+          message: unreachable
+            ? "the service's time could not be read: a resend under a key it may have seen waits for it"
+            : "the service's clock jumped and no second reply confirmed it yet: a resend waits for it",
+        },
+      );
+      return;
+    }
+    if (window === 'closed') {
+      if (chained) return;
+      // Past the key window: a resend under the same key could be a second debit. The usages
+      // decide; without evidence the row is held for a person.
       const verdict = await this.#reconcileBeforeResend(head);
       if (verdict !== 'absent') return;
     }
@@ -219,7 +322,10 @@ export class DebitAttempts {
     const marked = await this.#commits.run(() => {
       if (!this.#renewLeaseInCommit()) return 'lease-lost' as const;
       started = this.#serviceClock.instant();
-      const bounds = this.#serviceClock.boundsAt(started);
+      // Only a confirmed reading dates an attempt: one reply alone, 73 h off, would else hold the
+      // key window open 73 h too long. Unconfirmed, the answer's own reply dates it.
+      const reading = this.#serviceClock.boundsAt(started);
+      const bounds = reading?.confirmed ? reading : undefined;
       timed = bounds !== undefined;
       return this.#outbox.store.markSending(
         head.id,
@@ -227,6 +333,7 @@ export class DebitAttempts {
         clock.now(),
         bounds,
         head.idempotencyKey,
+        digestOf(head.requestBody),
       );
     }, 'full');
     if (marked === 'lease-lost') {
@@ -236,7 +343,12 @@ export class DebitAttempts {
     if (!marked) return; // cancelled, expired or taken meanwhile
     this.#onLeaseRenewed(clock.now());
     this.#emitTransition(marked, 'ATTEMPT');
-    const attempt = { debit: marked.debit, started, timed };
+    const attempt = {
+      debit: marked.debit,
+      started,
+      timed,
+      firstSendOfKey: head.keySentAt === null,
+    };
 
     let receipt: RecordViewOf<'debitReceipt'>;
     this.#awaitingReplies += 1;
@@ -262,13 +374,21 @@ export class DebitAttempts {
   }
 
   /**
+   * Still the holder: the lease renewed, or, lapsed without anyone taking it (a forward step of
+   * the wall clock makes it look lapsed), taken again. Never from a live successor.
+   */
+  #keepLease(): boolean {
+    return this.#lease.renew() || this.#lease.tryAcquire();
+  }
+
+  /**
    * The lease, renewed in the transaction that marks rows `sending`: still the holder when they
    * commit. Once per transaction, however many cards' heads it marks.
    */
   #renewLeaseInCommit(): boolean {
     const transaction = this.#commits.transaction;
     if (this.#leaseRenewal.transaction !== transaction) {
-      this.#leaseRenewal = { transaction, held: this.#lease.renew() };
+      this.#leaseRenewal = { transaction, held: this.#keepLease() };
     }
     return this.#leaseRenewal.held;
   }
@@ -278,8 +398,8 @@ export class DebitAttempts {
     outcome: Parameters<Outbox['store']['settleAttempt']>[1],
   ): Promise<void> {
     const { debit } = attempt;
-    // Only the first reply of a process may date the attempt: its mark had no bounds yet.
-    const bounds = attempt.timed ? undefined : this.#serviceClock.boundsAt(attempt.started);
+    // An attempt its mark could not date is dated by the answer's reading, once confirmed.
+    const bounds = attempt.timed ? undefined : this.#confirmedBoundsAt(attempt.started);
     // An `applied` lost to a power cut is found again (the row is resent with the same key and
     // the service replays its receipt, or reconciled from the usages): it may skip the fsync, the
     // second of each attempt. A refusal may not: resent after the key is forgotten, a debit staff
@@ -315,6 +435,24 @@ export class DebitAttempts {
         this.#schedule.succeeded();
         await this.#settle(attempt, { state: verdict.state, error: note });
         return;
+      case 'conflict': {
+        this.#schedule.succeeded();
+        if (!verdict.namesKey && !this.#keyMayHaveGoneWithAnotherBody(attempt)) {
+          await this.#settle(attempt, { state: 'refused', error: note });
+          return;
+        }
+        // The spec's idempotency rule 2: this key went out before with another body. That is the
+        // kiosk breaking its own rule, not the customer's card: whatever the key's first use did
+        // is unknown, and the row is held for a person, never refused.
+        this.#logger.error('outbox.sender.key_reused', {
+          id: debit.id,
+          attempt: debit.attempts,
+          code: note.code,
+          namedByService: verdict.namesKey,
+        });
+        await this.#hold(debit, 'KEY_REUSED', { attempt: attempt.debit.attempts, note });
+        return;
+      }
       case 'pause': {
         // Back to pending, due at once after a resume, and nobody sends anything until then. A
         // 400 or 403 was not applied: the row is held, never failed, for an administrator.
@@ -324,17 +462,18 @@ export class DebitAttempts {
           { nextAttemptAt: this.#outbox.clock.now(), error: held, mayHaveReached: false },
           verdict.reason === 'credentials-rejected' ? 'CREDENTIALS_REJECTED' : 'HELD',
         );
+        if (verdict.answered) this.#recordAnswered(debit);
         this.#pause(held, verdict.reason);
         return;
       }
       case 'reconcile': {
         // A reply we cannot read may still be an applied debit, and a resend replays the same
-        // unreadable reply: ask the card's usages instead, and tell staff either way.
+        // unreadable reply: ask the card's usages instead; without evidence, a person decides.
         await this.#retryLater(attempt, note, undefined, true);
         const current = this.#outbox.find(debit.id);
         if (current?.state !== 'pending') return;
-        const found = await this.#reconcileBeforeResend(current);
-        if (found !== 'found') {
+        const found = await this.#reconcileBeforeResend(current, 'REPLY_UNREADABLE');
+        if (found === 'absent') {
           this.#outbox.events.emit({
             type: 'attention-required',
             debit: this.#outbox.get(debit.id),
@@ -351,6 +490,32 @@ export class DebitAttempts {
         this.#logger.error('outbox.sender.unexpected_failure', { id: debit.id, error });
         await this.#retryLater(attempt, note, undefined, true);
         return;
+    }
+  }
+
+  /**
+   * Whether the key of this attempt may have gone out before with another body, by the kiosk's
+   * own record: not if this attempt was its first send; otherwise unless the digest of the body it
+   * first went out with is known and equal (rows sent before that was recorded: unknown, so yes).
+   */
+  #keyMayHaveGoneWithAnotherBody(attempt: Attempt): boolean {
+    if (attempt.firstSendOfKey) return false;
+    const sentWith = attempt.debit.keySentDigest;
+    return sentWith === null || sentWith !== digestOf(attempt.debit.requestBody);
+  }
+
+  /**
+   * The service itself refused these very bytes under this key (400): had it applied them under
+   * it, it would have replayed that answer instead. Positive evidence for this key, committed.
+   */
+  #recordAnswered(debit: OutboxDebit): void {
+    try {
+      this.#outbox.db.transaction(() =>
+        this.#outbox.store.recordNotApplied(debit.id, 'answer', this.#outbox.clock.now()),
+      );
+    } catch (error) {
+      // Not recorded: the row keeps "may have reached", the safe side (a rebuild is withheld).
+      this.#logger.warn('outbox.sender.evidence_not_recorded', { id: debit.id, error });
     }
   }
 
@@ -375,8 +540,11 @@ export class DebitAttempts {
     reason: string,
   ): Promise<void> {
     const { debit } = attempt;
-    // Only the first reply of a process may date the attempt: its mark had no bounds yet.
-    const bounds = attempt.timed ? undefined : this.#serviceClock.boundsAt(attempt.started);
+    // An attempt its mark could not date is dated by the answer's reading, once confirmed (a
+    // lost reply brings none: the service is asked, or the attempt could never be proven inside
+    // its key window).
+    if (!attempt.timed && retry.mayHaveReached) await this.serviceNow(true);
+    const bounds = attempt.timed ? undefined : this.#confirmedBoundsAt(attempt.started);
     // Lost to a power cut, the row is still `sending` and is sent again: no fsync needed.
     const written = await this.#record(
       debit,
@@ -448,26 +616,168 @@ export class DebitAttempts {
     }
   }
 
-  /** 'absent' means: go on and resend with the same key. */
-  async #reconcileBeforeResend(head: OutboxDebit): Promise<'found' | 'absent' | 'unknown'> {
-    const verdict = await reconcile(head, this.#gateway);
-    if (verdict.result === 'found') {
-      this.#schedule.succeeded();
-      // What the usages told is an answer too: committed until it is.
-      const written = await this.#record(
-        head,
-        () =>
-          this.#lease.renew()
-            ? this.#outbox.store.markReconciled(head.id, verdict.usage, this.#outbox.clock.now())
-            : undefined,
-        'full',
-      );
-      if (written.recorded && written.value) this.#emitTransition(written.value, 'RECONCILED');
-      return 'found';
+  /**
+   * The card's usages, before a resend that could debit twice, or an expiry. 'absent' (positive
+   * evidence, now recorded) means: go on. Without evidence the row is held for a person.
+   */
+  async #reconcileBeforeResend(
+    head: OutboxDebit,
+    reason?: OutcomeUnknownReason,
+  ): Promise<'found' | 'absent' | 'unknown'> {
+    const verdict = await this.#readUsages(head);
+    switch (verdict.result) {
+      case 'found':
+        await this.#markReconciled(head, verdict.usage);
+        return 'found';
+      case 'absent':
+        this.#schedule.succeeded();
+        this.#outbox.db.transaction(() =>
+          this.#outbox.store.recordNotApplied(head.id, 'usages', this.#outbox.clock.now()),
+        );
+        return 'absent';
+      case 'unproven':
+        await this.#hold(head, reason ?? verdict.reason, {
+          note: { code: 'DEBIT_OUTCOME_UNKNOWN', message: verdict.message },
+        });
+        return 'unknown';
+      case 'unknown':
+        this.#holdAfterUnknownVerdict(head, verdict);
+        return 'unknown';
     }
-    if (verdict.result === 'absent') return 'absent';
-    this.#holdAfterUnknownVerdict(head, verdict);
-    return 'unknown';
+  }
+
+  /** Reads the card's usages for a row; the balance read with them is kept as evidence. */
+  async #readUsages(head: OutboxDebit): Promise<Reconciliation> {
+    const verdict = await reconcile(head, this.#gateway, () =>
+      usagesVerified(this.#outbox.store, this.#outbox.profile),
+    );
+    if (verdict.result !== 'unknown' && typeof verdict.balance === 'number') {
+      const cents = Math.round(verdict.balance * 100);
+      try {
+        this.#outbox.db.transaction(
+          () => this.#outbox.store.recordBalanceNow(head.id, cents, this.#outbox.clock.now()),
+          { durability: 'deferred' },
+        );
+      } catch (error) {
+        this.#logger.warn('outbox.sender.balance_not_recorded', { id: head.id, error });
+      }
+    }
+    return verdict;
+  }
+
+  async #markReconciled(head: OutboxDebit, usage: RecordViewOf<'giftCardUsage'>): Promise<void> {
+    this.#schedule.succeeded();
+    // What the usages told is an answer too: committed until it is.
+    const written = await this.#record(
+      head,
+      () =>
+        this.#keepLease()
+          ? this.#outbox.store.markReconciled(head.id, usage, this.#outbox.clock.now())
+          : undefined,
+      'full',
+    );
+    if (written.recorded && written.value) this.#emitTransition(written.value, 'RECONCILED');
+  }
+
+  /**
+   * Held for a person: "outcome unknown". From `pending`, or from the attempt's `sending`
+   * (`attempt`). Its usages are read again every `unknownRecheckMs`; it is never sent again,
+   * never expired, until they prove something or a person records the outcome.
+   */
+  async #hold(
+    head: OutboxDebit,
+    reason: OutcomeUnknownReason,
+    options: { readonly attempt?: number; readonly note?: FailureNote },
+  ): Promise<void> {
+    const clock = this.#outbox.clock;
+    const note = {
+      code: 'DEBIT_OUTCOME_UNKNOWN',
+      message: options.note?.message ?? `the outcome of this debit is unknown (${reason})`,
+    };
+    const written = await this.#record(
+      head,
+      () =>
+        this.#outbox.store.holdOutcomeUnknown(
+          head.id,
+          {
+            reason,
+            note,
+            nextCheckAt: clock.now() + this.#unknownRecheckMs,
+            ...(options.attempt === undefined ? {} : { attempt: options.attempt }),
+          },
+          clock.now(),
+        ),
+      'full',
+    );
+    if (!written.recorded || !written.value) return;
+    const held = written.value.debit;
+    if (head.outcomeUnknown === null) {
+      this.#logger.warn('outbox.debit.outcome_unknown', { id: held.id, reason });
+    }
+    if (options.attempt !== undefined) this.#emitTransition(written.value, 'DEBIT_OUTCOME_UNKNOWN');
+    this.#outbox.events.emit({
+      type: 'attention-required',
+      debit: held,
+      code: 'DEBIT_OUTCOME_UNKNOWN',
+      message: note.message,
+    });
+  }
+
+  /**
+   * A held row's turn: its card's usages read again. Found: applied. Absent where they are
+   * verified: the hold is lifted with that evidence and the row goes on (under a new key if its
+   * key was seen with another body). Otherwise it stays held, its balance now refreshed.
+   */
+  async #recheckHeld(head: OutboxDebit): Promise<void> {
+    const verdict = await this.#readUsages(head);
+    const clock = this.#outbox.clock;
+    switch (verdict.result) {
+      case 'found':
+        await this.#markReconciled(head, verdict.usage);
+        return;
+      case 'absent': {
+        this.#schedule.succeeded();
+        const lifted = this.#outbox.db.transaction(() => {
+          const proven = this.#outbox.store.recordNotApplied(
+            head.id,
+            'usages',
+            clock.now(),
+            clock.now(),
+          );
+          if (proven) {
+            rebuildAfterEvidence(
+              this.#outbox,
+              proven,
+              head.outcomeUnknown?.reason === 'KEY_REUSED',
+            );
+          }
+          return proven;
+        });
+        if (!lifted) return;
+        this.#logger.info('outbox.debit.outcome_proven', { id: head.id, evidence: 'usages' });
+        this.#outbox.events.emit({
+          type: 'state-changed',
+          debit: this.#outbox.get(head.id),
+          from: 'pending',
+          to: 'pending',
+          reason: 'NOT_APPLIED_BY_USAGES',
+        });
+        return;
+      }
+      case 'unproven':
+      case 'unknown':
+        this.#postpone(head, clock.now() + this.#unknownRecheckMs, {
+          code: 'DEBIT_OUTCOME_UNKNOWN',
+          message: verdict.message,
+        });
+        return;
+    }
+  }
+
+  #postpone(head: OutboxDebit, nextAttemptAt: number, note: FailureNote): OutboxDebit | undefined {
+    return this.#outbox.db.transaction(() =>
+      this.#outbox.store.postpone(head.id, nextAttemptAt, note, this.#outbox.clock.now()),
+    );
   }
 
   #holdAfterUnknownVerdict(
@@ -479,25 +789,15 @@ export class DebitAttempts {
       return;
     }
     const nextAttemptAt = this.#schedule.failed(retryAfterOf(verdict.error));
-    const note = { code: verdict.code, message: verdict.message };
-    const postponed = this.#outbox.db.transaction(() =>
-      this.#outbox.store.postpone(head.id, nextAttemptAt, note, this.#outbox.clock.now()),
-    );
-    if (postponed && verdict.code === 'RECONCILIATION_UNAVAILABLE') {
-      this.#outbox.events.emit({
-        type: 'attention-required',
-        debit: postponed,
-        code: note.code,
-        message: note.message,
-      });
-    }
+    this.#postpone(head, nextAttemptAt, { code: verdict.code, message: verdict.message });
   }
 
   /**
    * Max age reached (on the service's clock) for the head of a card: if no attempt can have
    * reached the service it simply expires; otherwise, once the last attempt can no longer be
-   * under way, the card's usages decide (found: applied; absent: expired). The row is never
-   * declared expired while the service might have it.
+   * under way, the card's usages decide (found: applied; absent where verified: expired; no
+   * evidence: held as "outcome unknown"). The row is never declared expired while the service
+   * might have it.
    */
   async #expireAttempted(
     head: OutboxDebit,
@@ -506,7 +806,7 @@ export class DebitAttempts {
   ): Promise<void> {
     const clock = this.#outbox.clock;
     const note = expiryNote(this.#outbox.limits.maxAgeMs);
-    if (head.mayHaveReachedAt !== null) {
+    if (head.mayHaveReachedAt !== null || head.olderKeyMayHaveReached) {
       const waitMs = inFlightRemainingMs({
         times,
         serviceNow,
@@ -528,18 +828,20 @@ export class DebitAttempts {
         );
         return;
       }
+      // "Never applied" only on evidence: without it the row is held, never expired.
       const verdict = await this.#reconcileBeforeResend(head);
       if (verdict !== 'absent') return;
     }
     const transition = this.#outbox.db.transaction(() =>
-      this.#lease.renew() ? this.#outbox.store.expire(head.id, clock.now(), note) : undefined,
+      this.#keepLease() ? this.#outbox.store.expire(head.id, clock.now(), note) : undefined,
     );
     if (transition) this.#emitTransition(transition, 'EXPIRED');
   }
 
   /** Dates open rows accepted without a service time (`OutboxStore.dateOpenRows`). */
   #dateOpenRows(serviceNow: ServiceTimeBounds | undefined): void {
-    if (!serviceNow) return;
+    // A single reading, 73 h behind, would date them 73 h too early: they would expire early.
+    if (!serviceNow?.confirmed) return;
     try {
       if (!this.#outbox.store.hasUndatedOpen()) return;
       this.#outbox.db.transaction(() => this.#outbox.store.dateOpenRows(serviceNow.latest), {
@@ -553,6 +855,16 @@ export class DebitAttempts {
 
   #isFresh(reading: ServiceTimeBounds | undefined): reading is ServiceTimeBounds {
     return reading !== undefined && reading.syncAgeMs <= this.#freshServiceTimeMs;
+  }
+
+  /** Recent, and confirmed by a second reply: what a key window or an age is decided on. */
+  #isTrusted(reading: ServiceTimeBounds | undefined): boolean {
+    return this.#isFresh(reading) && reading.confirmed;
+  }
+
+  #confirmedBoundsAt(at: ClockInstant): ServiceTimeBounds | undefined {
+    const bounds = this.#serviceClock.boundsAt(at);
+    return bounds?.confirmed ? bounds : undefined;
   }
 
   #emitTransition(transition: Transition, reason: string): void {
@@ -574,6 +886,13 @@ interface Attempt {
   readonly started: ClockInstant;
   /** Its start's service-clock bounds went into the mark: the answer need not write them. */
   readonly timed: boolean;
+  /** The row's key had never gone out before this attempt (the recorded fact). */
+  readonly firstSendOfKey: boolean;
+}
+
+/** The digest of a body as the row records the one its key first went out with. */
+function digestOf(body: string): string {
+  return createHash('sha256').update(body).digest('hex');
 }
 
 function expiryNote(maxAgeMs: number): FailureNote {

@@ -4,6 +4,7 @@ import type {
   DebitReply,
   DebitResolvedBy,
   DebitState,
+  OutcomeUnknownReason,
   StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
 import { HeldDebitCode } from '../../shared/ipc/gift-cards.ts';
@@ -73,6 +74,43 @@ export interface OutboxDebit {
   readonly requestId: string | null;
   /** What staff recorded about a refused, failed or expired debit; null until then. */
   readonly staffResolution: StaffResolutionRecord | null;
+  /**
+   * When the current key first went out (outbox clock), recorded in the transaction that marked
+   * it `sending`; null: it never left the kiosk. A fact, never inferred from times.
+   */
+  readonly keySentAt: number | null;
+  /** SHA-256 of the body the current key first went out with; null when unknown. */
+  readonly keySentDigest: string | null;
+  /** The positive evidence that no attempt so far was applied, once there is some. */
+  readonly notApplied: { readonly evidence: NotAppliedEvidence; readonly at: number } | null;
+  /** Held for a person: an attempt may have reached the service and nothing proves the outcome. */
+  readonly outcomeUnknown: {
+    readonly since: number;
+    readonly reason: OutcomeUnknownReason;
+  } | null;
+  /** The card's balance as last read before the first attempt (cents, outbox clock). */
+  readonly balanceBefore: BalanceRecord | null;
+  /** The card's balance as last read from the service while held. */
+  readonly balanceNow: BalanceRecord | null;
+  /** What staff said of a debit whose outcome was unknown: who and when. */
+  readonly staffOutcome: {
+    readonly outcome: 'applied' | 'not_applied';
+    readonly by: string;
+    readonly at: number;
+  } | null;
+}
+
+/**
+ * What proves that no attempt so far was applied: the service's definitive answer to the key
+ * (a 400 to the very bytes it would have replayed), the card's usages read where the contract
+ * check verified they are filled, or a person.
+ */
+export type NotAppliedEvidence = 'answer' | 'usages' | 'staff';
+
+export interface BalanceRecord {
+  readonly cents: number;
+  /** Epoch milliseconds, from the outbox clock. */
+  readonly at: number;
 }
 
 export interface StaffResolutionRecord {
@@ -94,13 +132,50 @@ export function isUnresolved(debit: OutboxDebit): boolean {
   );
 }
 
-/** Why a pending debit waits for an administrator (a 400 or 403 on it), or null. */
+/**
+ * Why a pending debit waits for a person: its outcome is unknown (`DEBIT_OUTCOME_UNKNOWN`), or
+ * an administrator must fix a 400 or 403 on it; null when it waits for nobody.
+ */
 export function heldReasonOf(
   debit: OutboxDebit,
 ): { readonly code: HeldDebitCode; readonly message: string } | null {
   if (debit.state !== 'pending') return null;
+  if (debit.outcomeUnknown) {
+    return { code: 'DEBIT_OUTCOME_UNKNOWN', message: outcomeUnknownMessage(debit) };
+  }
   const code = HeldDebitCode.safeParse(debit.lastErrorCode);
   return code.success ? { code: code.data, message: debit.lastErrorMessage ?? '' } : null;
+}
+
+/** Held as "outcome unknown", for a person. */
+export function isOutcomeUnknown(debit: OutboxDebit): boolean {
+  return debit.state === 'pending' && debit.outcomeUnknown !== null;
+}
+
+const unknownBecause: Record<OutcomeUnknownReason, string> = {
+  USAGES_UNVERIFIED:
+    "the card's usages do not show it, but this service was never verified to fill them (kioskctl contract check on a card with usages): an empty list proves nothing",
+  USAGES_UNREADABLE: "the card's usages cannot be read",
+  KEY_REUSED:
+    'the service answered 409 to a key it had seen with another body: the kiosk broke its own idempotency rule, this is not a refusal',
+  REPLY_UNREADABLE: "the service's reply to it could not be read",
+};
+
+/** What a person reads about a debit held as "outcome unknown" (no personal data). */
+export function outcomeUnknownMessage(debit: OutboxDebit): string {
+  const reason = debit.outcomeUnknown?.reason;
+  const euros = (cents: number) => `${(cents / 100).toFixed(2)} EUR`;
+  const at = (ms: number) => new Date(ms).toISOString();
+  const facts = [
+    `${debit.attempts} attempt(s), the first at ${debit.firstAttemptAt === null ? 'an unknown time' : at(debit.firstAttemptAt)}`,
+    debit.balanceBefore
+      ? `balance before: ${euros(debit.balanceBefore.cents)} (read ${at(debit.balanceBefore.at)})`
+      : 'balance before: not read',
+    debit.balanceNow
+      ? `balance now: ${euros(debit.balanceNow.cents)} (read ${at(debit.balanceNow.at)})`
+      : 'balance now: not read yet',
+  ];
+  return `an attempt may have reached the service and nothing proves whether it was applied (${reason ? unknownBecause[reason] : 'no evidence'}); it is neither sent again nor expired until a person records "applied" or "not applied, send again"; ${facts.join('; ')}`;
 }
 
 /** One Idempotency-Key a debit was sent under, with the exact body it went with. */

@@ -32,11 +32,16 @@ export interface DebitGateway {
   syncServiceTime(): Promise<void>;
 }
 
-export type UsageLookup =
+export type UsageLookup = (
   | { readonly status: 'found'; readonly usage: RecordViewOf<'giftCardUsage'> }
+  /** Not among the usages the card came with: proof only if they are known to be filled. */
   | { readonly status: 'absent' }
   /**
    * The usages cannot tell: left out (the account lacks `sales:read`), not where the profile
    * looks, or the profile sends no reference to find.
    */
-  | { readonly status: 'unavailable'; readonly reason: string };
+  | { readonly status: 'unavailable'; readonly reason: string }
+) & {
+  /** The card's balance as read with its usages (EUR), when the profile finds it. */
+  readonly balance?: number | null;
+};

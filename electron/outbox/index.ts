@@ -49,6 +49,7 @@ export {
   type OutboxArchiverOptions,
 } from './archiver.ts';
 export { archivableStates } from './archive.ts';
+export { outcomeEvidenceMigration } from './migrations/014-outcome-evidence.ts';
 export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export { localDayBounds, localDateOf } from './day-bounds.ts';
 export {
@@ -63,6 +64,15 @@ export {
   type RebuiltDebit,
 } from './outbox.ts';
 export { defaultReconcileSettings, type ReconcileSettings } from './reconcile.ts';
+export { rebuildAfterEvidence, resolveUnknownOutcome } from './unknown-outcome.ts';
+export {
+  recordUsageCheck,
+  recordUsageCheckIn,
+  type UsageCheckVerdict,
+  usageFingerprint,
+  usagesVerified,
+  usageVerdictOf,
+} from './usage-evidence.ts';
 export { defaultSenderRetry, type SenderRetrySettings } from './retry-schedule.ts';
 export {
   localHolderAlive,
@@ -76,6 +86,7 @@ export {
 export {
   type DebitKey,
   heldReasonOf,
+  isOutcomeUnknown,
   isTerminal,
   isUnresolved,
   type OutboxDebit,

@@ -130,6 +130,8 @@ export interface RebuildReport {
   /** Rebuilt under a new key (the old one had been sent). */
   readonly newKeys: number;
   readonly debits: readonly RebuiltDebit[];
+  /** Held under a key that may have reached the service: left under that key, not rebuilt. */
+  readonly withheld: readonly number[];
 }
 
 export interface RebuiltDebit {
@@ -411,13 +413,16 @@ export class Outbox {
    * out right once an administrator fixed the profile and resumed; and the body of those never
    * attempted, under their unsent key. Never a debit waiting for a retry: the service may hold its
    * key with its bytes, and the same debit under another key could be applied twice. Same bytes:
-   * nothing changes. A held body that changes under a key already sent gets a new key (the old
-   * key with another body is a 409), the old one kept in the row's key history; the reference
-   * stays, so the card's usages find the debit whichever key applied it, and if the old key may
-   * have reached the service the usages are read before any send under the new one.
+   * nothing changes. Whether a key went out is the recorded fact, never a comparison of times
+   * (`OutboxStore.rebuildBody`): a body that changes under a key already sent gets a new key (the
+   * old key with another body is a 409), the old one kept in the row's key history; the reference
+   * stays, so the card's usages find the debit whichever key applied it. A debit whose key may
+   * have reached the service without positive evidence either way is `withheld`: a new key could
+   * be a second debit, so it goes on under its own key (or waits for a person).
    */
   rebuildBodies(): RebuildReport {
     const debits: RebuiltDebit[] = [];
+    const withheld: number[] = [];
     const profile = this.profile;
     for (const debit of this.store.list({ state: 'pending' })) {
       const held = heldReasonOf(debit);
@@ -434,46 +439,38 @@ export class Outbox {
       const changed = this.db.transaction(() => {
         const current = this.store.get(debit.id);
         if (current?.state !== 'pending' || current.idempotencyKey !== debit.idempotencyKey) {
-          return undefined;
+          return false;
         }
         // Moved meanwhile from "held" or "never attempted" to "waiting for a retry".
-        if (heldReasonOf(current) === null && current.attempts > 0) return undefined;
-        const newKey = this.#keySent(current) ? this.#mintKey() : null;
-        const done = this.store.rebuildBody(
+        if (heldReasonOf(current) === null && current.attempts > 0) return false;
+        return this.store.rebuildBody(
           current.id,
           current,
           requestBody,
-          newKey,
+          () => this.#mintKey(),
           this.clock.now(),
         );
-        return done ? { newKey } : undefined;
       });
-      if (!changed) continue;
+      if (changed === 'withheld') withheld.push(debit.id);
+      if (changed !== 'rebuilt' && changed !== 'new-key') continue;
       debits.push({
         id: debit.id,
         reason: held?.code ?? 'NEVER_SENT',
         previousKey: debit.idempotencyKey,
-        idempotencyKey: changed.newKey ?? debit.idempotencyKey,
+        idempotencyKey: this.store.get(debit.id)?.idempotencyKey ?? debit.idempotencyKey,
       });
     }
     return {
       rebuilt: debits.length,
       newKeys: debits.filter((debit) => debit.idempotencyKey !== debit.previousKey).length,
       debits,
+      withheld,
     };
   }
 
   /** Every key this debit was sent under, oldest first, its current one last. */
   keyHistory(id: number): DebitKey[] {
     return this.store.keyHistory(id);
-  }
-
-  /** Whether this row's current key went out (a key minted at a rebuild and not yet sent did not). */
-  #keySent(debit: OutboxDebit): boolean {
-    if (debit.attempts === 0) return false;
-    const retiredAt = this.store.keyHistory(debit.id).at(-2)?.replacedAt ?? undefined;
-    // Same millisecond: counted as sent, a fresh key is always safe.
-    return retiredAt === undefined || (debit.lastAttemptAt ?? -Infinity) >= retiredAt;
   }
 
   #mintKey(): string {
@@ -534,6 +531,7 @@ export class Outbox {
           ? null
           : Math.max(0, this.clock.now() - summary.oldestPendingAt),
       sendingCount: summary.sendingCount,
+      outcomeUnknown: summary.outcomeUnknownCount,
       needingAttention: { refused, failed, expired, total: refused + failed + expired },
     };
   }

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { OutboxSummary } from '../../shared/ipc/gift-cards.ts';
-import type { ServiceClockStatus } from '../api/index.ts';
+import { monotonicNow, type ServiceClockStatus } from '../api/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import { Lease } from '../storage/index.ts';
 import { DebitAttempts } from './debit-attempts.ts';
@@ -58,6 +58,11 @@ export interface SenderOptions {
   readonly freshServiceTimeMs?: number;
   /** How often the database is re-read for rows another process committed (kioskctl enqueue). */
   readonly idlePollMs?: number;
+  /**
+   * How often a debit held as "outcome unknown" has its card's usages read again (it is never
+   * sent meanwhile). Default 10 minutes, and never longer than the longest retry wait.
+   */
+  readonly unknownRecheckMs?: number;
   readonly logger?: Logger;
 }
 
@@ -72,7 +77,12 @@ export type DrainResult =
   /** The credentials were rejected: an administrator must act. */
   | 'paused'
   /** Another process holds the sender lease. */
-  | 'lease-held';
+  | 'lease-held'
+  /**
+   * Nothing open can move without a person: every card's oldest open debit is held as "outcome
+   * unknown" (a card's later debits wait behind it).
+   */
+  | 'held';
 
 export interface DrainReport {
   readonly result: DrainResult;
@@ -152,6 +162,11 @@ export class OutboxSender {
     this.#logger = options.logger ?? silentLogger;
     const inFlightGraceMs = options.inFlightGraceMs ?? 60_000;
     this.#horizonMs = Math.max(this.#schedule.longestWaitMs, inFlightGraceMs + 1_000);
+    // A recheck time beyond the horizon would be taken for one set before the clock went back.
+    const unknownRecheckMs = Math.max(
+      1,
+      Math.min(options.unknownRecheckMs ?? 10 * 60_000, this.#horizonMs - 1_000),
+    );
     this.#attempts = new DebitAttempts({
       outbox: this.#outbox,
       gateway: options.gateway,
@@ -169,6 +184,7 @@ export class OutboxSender {
       stopping: () => this.#stopping,
       stopGraceMs: leaseTtlMs,
       onAnswerQueued: (debit) => this.#chainAfter(debit),
+      unknownRecheckMs,
     });
   }
 
@@ -222,8 +238,12 @@ export class OutboxSender {
   resume(): void {
     if (!this.#paused) return;
     try {
-      const { rebuilt, newKeys } = this.#outbox.rebuildBodies();
+      const { rebuilt, newKeys, withheld } = this.#outbox.rebuildBodies();
       if (rebuilt > 0) this.#logger.info('outbox.sender.bodies_rebuilt', { rebuilt, newKeys });
+      if (withheld.length > 0) {
+        // Their key may have reached the service: a new key could be a second debit.
+        this.#logger.warn('outbox.sender.rebuild_withheld', { ids: withheld });
+      }
     } catch (error) {
       // Not rebuilt, not sent wrong: the next refusal holds them again.
       this.#logger.error('outbox.sender.rebuild_failed', { error });
@@ -240,7 +260,8 @@ export class OutboxSender {
    */
   async drain(options: { untilEmpty?: boolean; timeoutMs: number }): Promise<DrainReport> {
     const clock = this.#outbox.clock;
-    const started = clock.now();
+    // On the monotonic clock: a step of the wall clock neither ends a drain nor stretches it.
+    const started = monotonicNow(clock);
     const deadline = started + Math.max(0, options.timeoutMs);
     const counts = {
       attempts: 0,
@@ -274,6 +295,7 @@ export class OutboxSender {
     try {
       for (;;) {
         const now = clock.now();
+        const elapsed = monotonicNow(clock);
         if (this.#leaseCheckedOnce && !this.#holdsLease) {
           result = 'lease-held';
           break;
@@ -288,16 +310,20 @@ export class OutboxSender {
             result = 'empty';
             break;
           }
+          if (summary.outcomeUnknownCount > 0 && this.#outbox.store.everyHeadHeld()) {
+            result = 'held';
+            break;
+          }
           if (!options.untilEmpty && this.#nothingDue(now)) {
             result = 'idle';
             break;
           }
         }
-        if (now >= deadline) {
+        if (elapsed >= deadline) {
           result = 'timeout';
           break;
         }
-        await wakeup.sleep(clock, Math.min(50, deadline - now));
+        await wakeup.sleep(clock, Math.min(50, deadline - elapsed));
       }
     } finally {
       off();
@@ -306,7 +332,7 @@ export class OutboxSender {
     }
     return {
       result,
-      elapsedMs: clock.now() - started,
+      elapsedMs: Math.round(monotonicNow(clock) - started),
       ...counts,
       leaseOwner: this.#lease.holder()?.owner ?? null,
       summary: this.#outbox.summary(),
@@ -363,8 +389,9 @@ export class OutboxSender {
       this.#setLease(true);
       this.#attempts.recoverInterrupted(now);
     } else if (now - this.#lastRenewAt >= this.#renewEveryMs || now < this.#lastRenewAt) {
-      // (A clock that went back would otherwise postpone the renewal by as much.)
-      if (!this.#lease.renew()) {
+      // (A clock that went back would otherwise postpone the renewal by as much.) A clock that
+      // went ahead makes the lease look lapsed: taken again at once if nobody else took it.
+      if (!this.#lease.renew() && !this.#lease.tryAcquire()) {
         this.#setLease(false);
         return 0;
       }

@@ -15,13 +15,16 @@ export interface DebitServiceTimes {
   readonly reachedAt: number | null;
 }
 
-/** True only when the service's clock proves the debit is at least `maxAgeMs` old. */
+/**
+ * True only when the service's clock proves the debit is at least `maxAgeMs` old: on a reading
+ * a second reply confirmed (`ServiceTimeBounds.confirmed`), never on one reply alone.
+ */
 export function provablyOlderThan(
   times: DebitServiceTimes,
   serviceNow: ServiceTimeBounds | undefined,
   maxAgeMs: number,
 ): boolean {
-  if (times.createdAt === null || serviceNow === undefined) return false;
+  if (times.createdAt === null || serviceNow === undefined || !serviceNow.confirmed) return false;
   return serviceNow.earliest - times.createdAt >= maxAgeMs;
 }
 

@@ -6,12 +6,19 @@ import {
   DebitReply,
   type DebitResolvedBy,
   type DebitState,
+  type OutcomeUnknownReason,
   type StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
 import { defaultProfile, resolveRecord, type RecordViewOf } from '../../shared/profile/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
+import type {
+  DebitKey,
+  FailureNote,
+  NotAppliedEvidence,
+  OutboxDebit,
+  Transition,
+} from './debit.ts';
 import { ArchivedDebits } from './archive.ts';
-import type { DebitKey, FailureNote, OutboxDebit, Transition } from './debit.ts';
 import type { DebitServiceTimes } from './service-times.ts';
 
 /**
@@ -50,6 +57,23 @@ interface DebitRow {
   staff_resolved_at: number | null;
   shop_id: string | null;
   older_key_reached: number;
+  key_sent_at: number | null;
+  key_sent_digest: string | null;
+  not_applied_evidence: NotAppliedEvidence | null;
+  not_applied_at: number | null;
+  outcome_unknown_since: number | null;
+  outcome_unknown_code: OutcomeUnknownReason | null;
+  balance_before_cents: number | null;
+  balance_before_at: number | null;
+  balance_now_cents: number | null;
+  balance_now_at: number | null;
+  staff_outcome: 'applied' | 'not_applied' | null;
+  staff_outcome_by: string | null;
+  staff_outcome_at: number | null;
+}
+
+function balanceOf(cents: number | null, at: number | null) {
+  return cents === null || at === null ? null : { cents, at };
 }
 
 /**
@@ -118,6 +142,29 @@ function toDebit(row: DebitRow): OutboxDebit {
             method: row.staff_resolution_method,
             at: row.staff_resolved_at ?? row.updated_at,
           },
+    keySentAt: row.key_sent_at,
+    keySentDigest: row.key_sent_digest,
+    notApplied:
+      row.not_applied_evidence === null
+        ? null
+        : { evidence: row.not_applied_evidence, at: row.not_applied_at ?? row.updated_at },
+    outcomeUnknown:
+      row.outcome_unknown_since === null
+        ? null
+        : {
+            since: row.outcome_unknown_since,
+            reason: row.outcome_unknown_code ?? 'USAGES_UNVERIFIED',
+          },
+    balanceBefore: balanceOf(row.balance_before_cents, row.balance_before_at),
+    balanceNow: balanceOf(row.balance_now_cents, row.balance_now_at),
+    staffOutcome:
+      row.staff_outcome === null
+        ? null
+        : {
+            outcome: row.staff_outcome,
+            by: row.staff_outcome_by ?? '',
+            at: row.staff_outcome_at ?? row.updated_at,
+          },
   };
 }
 
@@ -172,6 +219,8 @@ export interface OpenTotals {
 
 export interface StoreSummary {
   readonly pendingCount: number;
+  /** Open rows held for a person, their outcome unknown (counted in `pendingCount` too). */
+  readonly outcomeUnknownCount: number;
   readonly pendingAmountCents: number;
   readonly oldestPendingAt: number | null;
   readonly sendingCount: number;
@@ -317,9 +366,16 @@ export class OutboxStore {
   summary(): StoreSummary {
     const open = this.#sql(
       `SELECT count(*) AS count, coalesce(sum(amount_cents), 0) AS cents, min(created_at) AS oldest,
-         coalesce(sum(state = 'sending'), 0) AS sending
+         coalesce(sum(state = 'sending'), 0) AS sending,
+         coalesce(sum(outcome_unknown_since IS NOT NULL), 0) AS unknown
        FROM outbox_debits WHERE state IN ('pending', 'sending')`,
-    ).get() as { count: number; cents: number; oldest: number | null; sending: number };
+    ).get() as {
+      count: number;
+      cents: number;
+      oldest: number | null;
+      sending: number;
+      unknown: number;
+    };
     const unacknowledged = { refused: 0, failed: 0, expired: 0 };
     const rows = this.#sql(
       `SELECT state, count(*) AS count FROM outbox_debits
@@ -328,6 +384,7 @@ export class OutboxStore {
     for (const row of rows) unacknowledged[row.state] = row.count;
     return {
       pendingCount: open.count,
+      outcomeUnknownCount: open.unknown,
       pendingAmountCents: open.cents,
       oldestPendingAt: open.oldest,
       sendingCount: open.sending,
@@ -402,6 +459,18 @@ export class OutboxStore {
     const at = row.at ?? Number.POSITIVE_INFINITY;
     this.#othersDue = { busy, version, readAt: now, at };
     return at <= now;
+  }
+
+  /**
+   * Whether nothing open can move without a person: every card's head (its oldest open row) is
+   * held as "outcome unknown" (the rows behind one wait for it). False when nothing is open.
+   */
+  everyHeadHeld(): boolean {
+    const row = this.#sql(
+      `${OPEN_HEADS} SELECT count(*) AS heads, coalesce(sum(d.outcome_unknown_since IS NOT NULL), 0) AS held
+       FROM heads JOIN outbox_debits AS d ON d.id = heads.id`,
+    ).get() as { heads: number; held: number };
+    return row.heads > 0 && row.heads === row.held;
   }
 
   /** The card's next open row after `afterId` (its head once `afterId` is settled). */
@@ -526,7 +595,10 @@ export class OutboxStore {
 
   /**
    * Before an attempt: `sending`, attempt count + 1, and the service-clock bounds of its start
-   * when known. Fails when the row moved meanwhile.
+   * when known. Fails when the row moved meanwhile. The same commit records, as facts, that the
+   * current key went out (and the digest of the body it first went out with), and at the first
+   * attempt the card's balance as this kiosk last read it (evidence for a person, if its outcome
+   * is ever unknown). A row held as "outcome unknown" is never marked.
    */
   markSending(
     id: number,
@@ -534,6 +606,7 @@ export class OutboxStore {
     now: number,
     serviceBounds?: { readonly earliest: number; readonly latest: number },
     expectedKey?: string,
+    bodyDigest?: string,
   ): Transition | undefined {
     // The key is compared too: rebuilt meanwhile (another process resumed held debits), the
     // decision to send, taken on the old key, may have skipped the usages the new one needs read.
@@ -542,9 +615,16 @@ export class OutboxStore {
     const row = this.#sql(
       `UPDATE outbox_debits SET state = 'sending', attempts = attempts + 1,
          first_attempt_at = coalesce(first_attempt_at, ?1), last_attempt_at = ?1, updated_at = ?1,
-         attempt_service_earliest = ?2, attempt_service_latest = ?3
+         attempt_service_earliest = ?2, attempt_service_latest = ?3,
+         key_sent_digest = CASE WHEN key_sent_at IS NULL THEN ?7 ELSE key_sent_digest END,
+         key_sent_at = coalesce(key_sent_at, ?1),
+         balance_before_cents = CASE WHEN attempts = 0 THEN (SELECT balance_cents FROM outbox_card_cache
+           WHERE gift_card_id = outbox_debits.gift_card_id) ELSE balance_before_cents END,
+         balance_before_at = CASE WHEN attempts = 0 THEN (SELECT read_at FROM outbox_card_cache
+           WHERE gift_card_id = outbox_debits.gift_card_id AND balance_cents IS NOT NULL)
+           ELSE balance_before_at END
        WHERE id = ?4 AND state = 'pending' AND attempts = ?5
-         AND (?6 IS NULL OR idempotency_key = ?6)
+         AND (?6 IS NULL OR idempotency_key = ?6) AND outcome_unknown_since IS NULL
          AND NOT EXISTS (
            SELECT 1 FROM outbox_debits AS earlier INDEXED BY outbox_debits_open
            WHERE earlier.state IN ('pending', 'sending')
@@ -557,6 +637,7 @@ export class OutboxStore {
       id,
       expectedAttempts,
       expectedKey ?? null,
+      bodyDigest ?? null,
     ) as DebitRow | undefined;
     return row ? { from: 'pending', debit: toDebit(row) } : undefined;
   }
@@ -673,19 +754,26 @@ export class OutboxStore {
   }
 
   /**
-   * A pending row's body rebuilt with the integration profile now in force. `newKey` when the
-   * current key was sent (that key with another body is a 409): it is retired to the row's key
-   * history with its exact body, and when a request under it may have reached the service every
-   * later send reads the card's usages first. Without `newKey` the current key was never sent
-   * and only the body changes. False when the row is no longer pending or changed meanwhile.
+   * A pending row's body rebuilt with the integration profile now in force. Whether its current
+   * key went out is the recorded fact (`key_sent_at`), never a comparison of times:
+   * - never sent: the body changes under the same key (`rebuilt`);
+   * - sent, and no attempt under it may have reached the service (or positive evidence says none
+   *   was applied, which cleared that mark): a new key (`newKey()`), the old one retired to the
+   *   row's key history with its exact body (`new-key`); `forceNewKey` asks for one even when
+   *   the body is the same (the service saw the key with another body);
+   * - sent, and an attempt under it may have reached the service without evidence either way, or
+   *   held as "outcome unknown": nothing changes (`withheld`). A new key would be a second debit
+   *   if the first was applied; the row goes on under its key, or waits for a person.
+   * False when the row is no longer pending or changed meanwhile.
    */
   rebuildBody(
     id: number,
     expected: { readonly idempotencyKey: string; readonly attempts: number },
     requestBody: string,
-    newKey: string | null,
+    newKey: () => string,
     now: number,
-  ): boolean {
+    options: { readonly forceNewKey?: boolean } = {},
+  ): 'rebuilt' | 'new-key' | 'withheld' | false {
     const before = this.get(id);
     if (
       !before ||
@@ -694,30 +782,39 @@ export class OutboxStore {
       before.attempts !== expected.attempts
     )
       return false;
+    if (before.outcomeUnknown !== null) return 'withheld';
+    if (requestBody === before.requestBody && !options.forceNewKey) return false;
+    const sent = before.keySentAt !== null;
+    if (sent && before.mayHaveReachedAt !== null) return 'withheld';
+    if (!sent && !options.forceNewKey) {
+      const changed = this.#sql(
+        `UPDATE outbox_debits SET request_body = ?, updated_at = ?
+         WHERE id = ? AND state = 'pending' AND idempotency_key = ? AND attempts = ?
+           AND key_sent_at IS NULL`,
+      ).run(requestBody, now, id, expected.idempotencyKey, expected.attempts);
+      return Number(changed.changes) === 1 ? 'rebuilt' : false;
+    }
+    const key = newKey();
     const previous = this.keyHistory(id).at(-2);
     const changed = this.#sql(
-      `UPDATE outbox_debits SET request_body = ?, idempotency_key = coalesce(?, idempotency_key),
-         older_key_reached = CASE WHEN ? IS NOT NULL AND may_have_reached_at IS NOT NULL THEN 1
-                                  ELSE older_key_reached END,
-         updated_at = ?
-       WHERE id = ? AND state = 'pending' AND idempotency_key = ? AND attempts = ?`,
-    ).run(requestBody, newKey, newKey, now, id, expected.idempotencyKey, expected.attempts);
+      `UPDATE outbox_debits SET request_body = ?, idempotency_key = ?, key_sent_at = NULL,
+         key_sent_digest = NULL, updated_at = ?
+       WHERE id = ? AND state = 'pending' AND idempotency_key = ? AND attempts = ?
+         AND may_have_reached_at IS NULL AND outcome_unknown_since IS NULL`,
+    ).run(requestBody, key, now, id, expected.idempotencyKey, expected.attempts);
     if (Number(changed.changes) !== 1) return false;
-    if (newKey !== null) {
-      this.#sql(
-        `INSERT INTO outbox_debit_keys
-           (debit_id, idempotency_key, request_body, first_used_at, replaced_at, may_have_reached)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-      ).run(
-        id,
-        before.idempotencyKey,
-        before.requestBody,
-        previous?.replacedAt ?? before.firstAttemptAt,
-        now,
-        before.mayHaveReachedAt === null ? 0 : 1,
-      );
-    }
-    return true;
+    this.#sql(
+      `INSERT INTO outbox_debit_keys
+         (debit_id, idempotency_key, request_body, first_used_at, replaced_at, may_have_reached)
+       VALUES (?, ?, ?, ?, ?, 0)`,
+    ).run(
+      id,
+      before.idempotencyKey,
+      before.requestBody,
+      previous?.replacedAt ?? before.firstAttemptAt,
+      now,
+    );
+    return 'new-key';
   }
 
   /**
@@ -810,12 +907,151 @@ export class OutboxStore {
 
   /** Max age passed and the service surely does not have it: expired, terminal, shown to staff. */
   expire(id: number, now: number, error: FailureNote): Transition | undefined {
+    // Never a row that may have reached the service without evidence: that one is held.
     const row = this.#sql(
       `UPDATE outbox_debits SET state = 'expired', resolved_at = ?, resolved_by = 'expiry',
          last_error_code = ?, last_error_message = ?, updated_at = ?
-       WHERE id = ? AND state = 'pending' RETURNING *`,
+       WHERE id = ? AND state = 'pending' AND may_have_reached_at IS NULL
+         AND older_key_reached = 0 AND outcome_unknown_since IS NULL RETURNING *`,
     ).get(now, error.code, error.message, now, id) as DebitRow | undefined;
     return row ? { from: 'pending', debit: toDebit(row) } : undefined;
+  }
+
+  /**
+   * Held for a person: an attempt may have reached the service and nothing proves whether it was
+   * applied. From `pending` (a reconciliation without a verdict) or from the attempt's own
+   * `sending` (a 409 for a reused key, with `attempt`). The row stays open, so its card's later
+   * debits wait behind it and the limits still count it; it is only looked at again at
+   * `nextCheckAt` (its usages read, never sent). The first reason and time are kept.
+   */
+  holdOutcomeUnknown(
+    id: number,
+    hold: {
+      readonly reason: OutcomeUnknownReason;
+      readonly note: FailureNote;
+      readonly nextCheckAt: number;
+      /** The attempt the hold answers (the row is `sending`); absent: a pending row. */
+      readonly attempt?: number;
+    },
+    now: number,
+  ): Transition | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET state = 'pending', next_attempt_at = ?1, last_error_code = ?2,
+         last_error_message = ?3, updated_at = ?4,
+         outcome_unknown_since = coalesce(outcome_unknown_since, ?4),
+         outcome_unknown_code = CASE WHEN outcome_unknown_code = 'KEY_REUSED' THEN outcome_unknown_code
+                                     ELSE ?5 END,
+         reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
+                                   ELSE reached_service_at END,
+         may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at, ?4)
+       WHERE id = ?6 AND (CASE WHEN ?7 IS NULL THEN state = 'pending'
+                               ELSE state = 'sending' AND attempts = ?7 END)
+       RETURNING *`,
+    ).get(
+      hold.nextCheckAt,
+      hold.note.code,
+      hold.note.message,
+      now,
+      hold.reason,
+      id,
+      hold.attempt ?? null,
+    ) as DebitRow | undefined;
+    return row
+      ? { from: hold.attempt === undefined ? 'pending' : 'sending', debit: toDebit(row) }
+      : undefined;
+  }
+
+  /**
+   * Positive evidence that no attempt so far was applied: the service's definitive answer to the
+   * current key (`answer`: it covers that key only), the card's usages read where the contract
+   * check verified they are filled (`usages`), or a person (`staff`): both cover every key the row
+   * ever used. What "may have reached the service" marked is cleared (the key window of a later
+   * attempt counts from that attempt), and so is a hold. Only a pending row.
+   */
+  recordNotApplied(
+    id: number,
+    evidence: NotAppliedEvidence,
+    now: number,
+    nextAttemptAt?: number,
+  ): OutboxDebit | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET may_have_reached_at = NULL, reached_service_at = NULL,
+         older_key_reached = CASE WHEN ?1 = 'answer' THEN older_key_reached ELSE 0 END,
+         not_applied_evidence = ?1, not_applied_at = ?2, outcome_unknown_since = NULL,
+         outcome_unknown_code = NULL, next_attempt_at = coalesce(?3, next_attempt_at), updated_at = ?2
+       WHERE id = ?4 AND state = 'pending' RETURNING *`,
+    ).get(evidence, now, nextAttemptAt ?? null, id) as DebitRow | undefined;
+    return row ? toDebit(row) : undefined;
+  }
+
+  /** The card's balance as just read from the service, kept on an open row as evidence. */
+  recordBalanceNow(id: number, cents: number, now: number): void {
+    this.#sql(
+      `UPDATE outbox_debits SET balance_now_cents = ?, balance_now_at = ?
+       WHERE id = ? AND state IN ('pending', 'sending')`,
+    ).run(cents, now, id);
+  }
+
+  /**
+   * Staff say a debit held as "outcome unknown" was applied: settled `applied` by staff, with who
+   * and when; nothing is sent. Undefined when the row is not held (any more).
+   */
+  staffApplied(id: number, by: string, now: number): Transition | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET state = 'applied', resolved_at = ?1, resolved_by = 'staff',
+         updated_at = ?1, staff_outcome = 'applied', staff_outcome_by = ?2, staff_outcome_at = ?1,
+         last_error_code = NULL, last_error_message = NULL
+       WHERE id = ?3 AND state = 'pending' AND outcome_unknown_since IS NOT NULL RETURNING *`,
+    ).get(now, by, id) as DebitRow | undefined;
+    return row ? { from: 'pending', debit: toDebit(row) } : undefined;
+  }
+
+  /**
+   * Staff say a debit held as "outcome unknown" was not applied: that is the positive evidence
+   * (`staff`, covering every key), the hold is lifted with who and when, and it is due now.
+   */
+  staffNotApplied(id: number, by: string, now: number): OutboxDebit | undefined {
+    const held = this.#sql(
+      `UPDATE outbox_debits SET staff_outcome = 'not_applied', staff_outcome_by = ?, staff_outcome_at = ?
+       WHERE id = ? AND state = 'pending' AND outcome_unknown_since IS NOT NULL`,
+    ).run(by, now, id);
+    if (Number(held.changes) !== 1) return undefined;
+    return this.recordNotApplied(id, 'staff', now, now);
+  }
+
+  /** The contract check's verdict on the card's usages for one profile fingerprint (the latest). */
+  recordUsageCheck(check: {
+    readonly fingerprint: string;
+    readonly profileName: string;
+    readonly verified: boolean;
+    readonly detail: string;
+    readonly checkedAt: number;
+  }): void {
+    this.#sql(
+      `INSERT INTO outbox_usage_checks (fingerprint, profile_name, verified, detail, checked_at)
+       VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (fingerprint) DO UPDATE SET profile_name = excluded.profile_name,
+         verified = excluded.verified, detail = excluded.detail, checked_at = excluded.checked_at`,
+    ).run(
+      check.fingerprint,
+      check.profileName,
+      check.verified ? 1 : 0,
+      check.detail,
+      check.checkedAt,
+    );
+  }
+
+  usageCheck(
+    fingerprint: string,
+  ):
+    | { readonly verified: boolean; readonly detail: string; readonly checkedAt: number }
+    | undefined {
+    const row = this.#sql(
+      `SELECT verified, detail, checked_at FROM outbox_usage_checks WHERE fingerprint = ?`,
+    ).get(fingerprint) as { verified: number; detail: string; checked_at: number } | undefined;
+    return row
+      ? { verified: row.verified === 1, detail: row.detail, checkedAt: row.checked_at }
+      : undefined;
   }
 
   /** By the kiosk's wall clock only: a hint to ask the service its time, never a verdict. */

@@ -42,9 +42,11 @@ export function PendingDebits() {
         {debit.heldReason && (
           <div className="note-warning debit-held" data-testid="held-reason">
             {t(
-              debit.heldReason.code === 'DEBIT_SCOPE_MISSING'
-                ? 'pending.heldScope'
-                : 'pending.heldRequest',
+              debit.heldReason.code === 'DEBIT_OUTCOME_UNKNOWN'
+                ? 'pending.heldUnknown'
+                : debit.heldReason.code === 'DEBIT_SCOPE_MISSING'
+                  ? 'pending.heldScope'
+                  : 'pending.heldRequest',
             )}
             <details>
               <summary>{t('pending.heldDetail')}</summary>

@@ -312,6 +312,8 @@ export const en = {
     'Held: the service refused this debit as the kiosk sent it. An administrator must fix the integration profile in Setup; the debit is kept and nothing was taken.',
   'pending.heldScope':
     'Held: the kiosk’s account may not debit gift cards. An administrator must grant the permission; the debit is kept and nothing was taken.',
+  'pending.heldUnknown':
+    'Outcome unknown: the service may have taken this debit, and nothing proves whether it did. It is neither sent again nor given up until someone checks the card’s balance and records “applied” or “not applied, send again”.',
   'pending.heldDetail': 'What the service said',
   'pending.title': 'Debits waiting or needing attention',
   'pending.empty': 'No debit is waiting.',

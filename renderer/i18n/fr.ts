@@ -317,6 +317,8 @@ export const fr: Catalogue = {
     'Retenu : le service a refusé ce débit tel que la borne l’a envoyé. Un administrateur doit corriger le profil d’intégration dans Réglages ; le débit est conservé et rien n’a été prélevé.',
   'pending.heldScope':
     'Retenu : le compte de la borne n’a pas le droit de débiter les cartes cadeaux. Un administrateur doit accorder la permission ; le débit est conservé et rien n’a été prélevé.',
+  'pending.heldUnknown':
+    'Issue inconnue : le service a peut-être pris ce débit, et rien ne prouve s’il l’a fait. Il n’est ni renvoyé ni abandonné tant que personne n’a vérifié le solde de la carte et indiqué « appliqué » ou « non appliqué, renvoyer ».',
   'pending.heldDetail': 'Ce qu’a répondu le service',
   'pending.title': 'Débits en attente ou à vérifier',
   'pending.empty': 'Aucun débit en attente.',

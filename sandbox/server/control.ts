@@ -48,6 +48,8 @@ import { parseJsonBody, parseQuery, singleValuedQuery, type RawQuery } from './v
  *   POST   /__sandbox/outage                    every request but these routes' loses its connection
  *   DELETE /__sandbox/outage                    the outage ends → { active, dropped }
  *   PUT    /__sandbox/idempotency               { retentionMs }
+ *   PUT    /__sandbox/usages                    { empty } true: every gift card answers an empty
+ *                                               usage list (debits still applied and in the ledger)
  */
 
 export interface AccountView {
@@ -188,6 +190,11 @@ export class SandboxControl {
     this.#state.idempotency.retentionMs = ms;
   }
 
+  /** Every gift card answers an empty usage list, as a service that never fills it would. */
+  setEmptyUsages(empty: boolean): void {
+    this.#state.emptyUsages = empty;
+  }
+
   overview() {
     const state = this.#state;
     return {
@@ -200,6 +207,7 @@ export class SandboxControl {
       serviceRateLimit: state.rateLimiter.serviceSettings,
       outage: this.outage(),
       idempotencyRetentionMs: state.idempotency.retentionMs,
+      emptyUsages: state.emptyUsages,
       tokenTtlSeconds: state.tokens.ttlSeconds,
     };
   }
@@ -217,6 +225,7 @@ const RateLimitBody = z.strictObject({
   refillPerSecond: z.number().min(0),
 });
 const RetentionBody = z.strictObject({ retentionMs: z.number().int().min(0) });
+const UsagesBody = z.strictObject({ empty: z.boolean() });
 const TtlBody = z.strictObject({ seconds: z.number().int().min(1) });
 const LedgerQuery = z.strictObject({ giftCardId: z.string().min(1).optional() });
 const RequestRateQuery = z.strictObject({
@@ -358,5 +367,10 @@ export function registerControl(app: FastifyInstance, state: SandboxState): void
     const { retentionMs } = bodyOf(RetentionBody, request);
     control.setIdempotencyRetention(retentionMs);
     return { retentionMs };
+  });
+  route('PUT', '/usages', (request) => {
+    const { empty } = bodyOf(UsagesBody, request);
+    control.setEmptyUsages(empty);
+    return { empty };
   });
 }

@@ -30,6 +30,12 @@ export interface SandboxOptions {
   readonly dialect?: DialectName;
   /** Where log lines go (one JSON object a line); nothing is logged without it. */
   readonly log?: LogSink;
+  /**
+   * Every gift card answers an empty usage list (`include=usages` gives `[]`), as many real
+   * services do: debits are still applied, and in the ledger, but cannot be found back in the
+   * card's usages (default false; also `PUT /__sandbox/usages`).
+   */
+  readonly emptyUsages?: boolean;
 }
 
 export const defaultSeed = 1;

@@ -32,6 +32,8 @@ export class SandboxState {
   readonly faults: FaultInjector;
   /** Set from the control surface only. */
   readonly outage = new NetworkOutage();
+  /** Gift cards answer an empty usage list (a service that never fills it); kept by `reset`. */
+  emptyUsages: boolean;
   readonly log: Logger;
   /** How 'not shown' shapes look on the wire; the handlers always speak the default dialect. */
   readonly dialect: Dialect;
@@ -55,6 +57,7 @@ export class SandboxState {
     this.rateLimiter = new RateLimiter(this.clock, options.rateLimit, options.serviceRateLimit);
     this.idempotency = new IdempotencyStore(this.clock, options.idempotencyRetentionMs);
     this.faults = new FaultInjector(this.seed);
+    this.emptyUsages = options.emptyUsages ?? false;
     this.data = this.#seed();
     this.#activityRandom = new Random(this.seed).fork('activity');
   }
@@ -69,8 +72,8 @@ export class SandboxState {
 
   /**
    * Back to the seed, at the current sandbox time: data, accounts (scopes, revocations), token
-   * revocations, idempotency keys, ledger and rate-limit buckets. The clock and the armed faults
-   * stay (they have their own controls).
+   * revocations, idempotency keys, ledger and rate-limit buckets. The clock, the armed faults and
+   * the empty usage lists stay (they have their own controls).
    */
   reset(): void {
     this.data = this.#seed();

@@ -4,7 +4,7 @@ import { customerMessages } from './customers.ts';
 import { documentMessages } from './documents.ts';
 import type { IpcResult } from './errors.ts';
 import { ipcEvents } from './events.ts';
-import { giftCardMessages } from './gift-cards.ts';
+import { debitOutcomeMessages, giftCardMessages } from './gift-cards.ts';
 import type { EventSpec, MessageSpec } from './message.ts';
 import { printingMessages } from './printing.ts';
 import { salesMessages, savMessages } from './sales.ts';
@@ -22,6 +22,7 @@ export const ipcMessages = {
   ...savMessages,
   ...documentMessages,
   ...giftCardMessages,
+  ...debitOutcomeMessages,
   ...printingMessages,
   ...statusMessages,
   ...settingsMessages,

@@ -150,16 +150,59 @@ export const DebitGiftCardRequest = lazySchema(() =>
 );
 export type DebitGiftCardRequest = z.input<typeof DebitGiftCardRequest>;
 
-/** One outbox entry as staff see it (the idempotency key and raw body stay in main). */
 /**
- * Why a debit is held for an administrator: the service refused the request itself (400: the
- * integration profile's body), or the account may not debit (403). Neither was applied.
+ * Why a debit is held: for an administrator, the service refused the request itself (400: the
+ * integration profile's body) or the account may not debit (403), neither applied; for a person,
+ * `DEBIT_OUTCOME_UNKNOWN`: an attempt may have reached the service and nothing proves whether it
+ * was applied (see `OutcomeUnknownReason`).
  */
 export const HeldDebitCode = lazySchema(() =>
-  z.enum(['DEBIT_REQUEST_REFUSED', 'DEBIT_SCOPE_MISSING']),
+  z.enum(['DEBIT_REQUEST_REFUSED', 'DEBIT_SCOPE_MISSING', 'DEBIT_OUTCOME_UNKNOWN']),
 );
 export type HeldDebitCode = z.infer<typeof HeldDebitCode>;
 
+/**
+ * Why the outcome of a debit is unknown. An attempt may have reached the service, and:
+ * `USAGES_UNVERIFIED`: the card's usages do not show it, but the contract check never verified
+ * (on a card with usages) that this service fills them where this profile reads them: an empty
+ * list is no proof. `USAGES_UNREADABLE`: the usages cannot be read at all. `KEY_REUSED`: the
+ * service answered 409 to a key it had seen with another body (the kiosk broke its own rule; not
+ * a refusal). `REPLY_UNREADABLE`: the service's reply to it could not be read.
+ */
+export const outcomeUnknownReasons = [
+  'USAGES_UNVERIFIED',
+  'USAGES_UNREADABLE',
+  'KEY_REUSED',
+  'REPLY_UNREADABLE',
+] as const;
+export const OutcomeUnknownReason = lazySchema(() => z.enum(outcomeUnknownReasons));
+export type OutcomeUnknownReason = z.infer<typeof OutcomeUnknownReason>;
+
+/** A balance as read from the service, and when (evidence to show staff, never proof). */
+export const BalanceReading = lazySchema(() => z.object({ amount: Amount, at: IsoTime }));
+export type BalanceReading = z.infer<typeof BalanceReading>;
+
+/** What staff recorded about a debit whose outcome was unknown: who, and when. */
+export const staffOutcomes = ['applied', 'not_applied'] as const;
+export const StaffOutcome = lazySchema(() =>
+  z.object({ outcome: z.enum(staffOutcomes), by: z.string(), at: IsoTime }),
+);
+export type StaffOutcome = z.infer<typeof StaffOutcome>;
+
+/** A debit held as "outcome unknown": since when, why, and the card before and now. */
+export const OutcomeUnknown = lazySchema(() =>
+  z.object({
+    since: IsoTime,
+    reason: OutcomeUnknownReason,
+    /** The card as this kiosk last read it before the first attempt; null: never read. */
+    balanceBefore: BalanceReading.nullable(),
+    /** The card as last read from the service while the debit is held; null: not read yet. */
+    balanceNow: BalanceReading.nullable(),
+  }),
+);
+export type OutcomeUnknown = z.infer<typeof OutcomeUnknown>;
+
+/** One outbox entry as staff see it (the idempotency key and raw body stay in main). */
 export const DebitView = lazySchema(() =>
   z.object({
     id: z.number().int().positive(),
@@ -199,6 +242,10 @@ export const DebitView = lazySchema(() =>
      * otherwise.
      */
     heldReason: z.object({ code: HeldDebitCode, message: z.string() }).nullable().optional(),
+    /** Held for a person: the outcome of an attempt that may have reached the service is unknown. */
+    outcomeUnknown: OutcomeUnknown.nullable().optional(),
+    /** What staff recorded once its outcome was unknown ("applied" / "not applied, send again"). */
+    staffOutcome: StaffOutcome.nullable().optional(),
   }),
 );
 export type DebitView = z.infer<typeof DebitView>;
@@ -242,6 +289,41 @@ export const DebitIdRequest = lazySchema(() =>
   }),
 );
 export type DebitIdRequest = z.input<typeof DebitIdRequest>;
+
+/**
+ * Staff's word on a debit held as "outcome unknown": `applied` (the money was taken: the debit is
+ * settled applied, nothing is sent) or `not_applied` (nothing was taken: it is sent again). `by`
+ * names who decided (initials, a staff number), kept with the time.
+ */
+export const ResolveUnknownDebitRequest = lazySchema(() =>
+  DebitIdRequest.extend({
+    outcome: z.enum(staffOutcomes),
+    by: z.string().trim().pipe(Text.min(1).max(64)),
+  }),
+);
+export type ResolveUnknownDebitRequest = z.input<typeof ResolveUnknownDebitRequest>;
+
+/** Everything the kiosk knows about a debit, for a person deciding its outcome. */
+export const DebitEvidence = lazySchema(() =>
+  z.object({
+    debit: DebitView,
+    /**
+     * Every Idempotency-Key it went out under, oldest first (the first 8 characters: enough to
+     * match the service's logs with `kioskctl outbox show`, which prints them whole).
+     */
+    keys: z.array(
+      z.object({
+        key: z.string(),
+        firstUsedAt: IsoTime.nullable(),
+        replacedAt: IsoTime.nullable(),
+      }),
+    ),
+    firstAttemptAt: IsoTime.nullable(),
+    /** The card's balance read from the service for this request; null when unreachable. */
+    balanceNow: BalanceReading.nullable(),
+  }),
+);
+export type DebitEvidence = z.infer<typeof DebitEvidence>;
 
 export const ResolveDebitRequest = lazySchema(() =>
   DebitIdRequest.extend({ resolution: StaffResolutionInput }),
@@ -377,6 +459,8 @@ export const OutboxSummary = lazySchema(() =>
     pendingAmount: Amount,
     oldestPendingAgeMs: z.number().nullable(),
     sendingCount: z.number().int().min(0),
+    /** Open debits held for a person: their outcome is unknown (counted in pendingCount too). */
+    outcomeUnknown: z.number().int().min(0).optional(),
     /** Terminal entries staff have not acknowledged yet. */
     needingAttention: z.object({
       refused: z.number().int(),
@@ -459,5 +543,25 @@ export const giftCardMessages = {
     summary: 'Pending count and amount, entries needing attention, the sender and the limits',
     request: EmptyRequest,
     reply: OutboxSummaryReply,
+  }),
+} as const;
+
+/**
+ * A debit held as "outcome unknown" (`DebitView.outcomeUnknown`): what the kiosk knows of it, and
+ * staff's word on it. Handled apart from the other gift-card messages
+ * (`electron/kiosk/handlers/debit-outcomes.ts`).
+ */
+export const debitOutcomeMessages = {
+  getDebitEvidence: defineMessage('getDebitEvidence', {
+    group: 'gift-cards',
+    summary: 'What the kiosk knows of a debit (keys, times, the balance before and now)',
+    request: DebitIdRequest,
+    reply: DebitEvidence,
+  }),
+  resolveUnknownDebit: defineMessage('resolveUnknownDebit', {
+    group: 'gift-cards',
+    summary: 'Record who says a debit of unknown outcome was applied, or not (sent again)',
+    request: ResolveUnknownDebitRequest,
+    reply: DebitView,
   }),
 } as const;

@@ -164,7 +164,12 @@ function listRuns() {
       seedSettled(big, SETTLED);
       const archiver = new OutboxArchiver({
         outbox: bigOutbox,
-        serviceNow: () => ({ earliest: SERVICE_NOW, latest: SERVICE_NOW + 1_000, syncAgeMs: 0 }),
+        serviceNow: () => ({
+          earliest: SERVICE_NOW,
+          latest: SERVICE_NOW + 1_000,
+          syncAgeMs: 0,
+          confirmed: true,
+        }),
       });
       const started = performance.now();
       const run = await archiver.run();

@@ -31,6 +31,8 @@ export interface DriverLine {
   readonly done?: unknown;
   readonly paused?: unknown;
   readonly timeout?: { readonly result: string; readonly pending: number };
+  readonly profileChanged?: { readonly newKeys: number; readonly withheld: readonly number[] };
+  readonly clockStepped?: { readonly ms: number };
 }
 
 /** A driver process, spawned ahead of time so that its module loading overlaps other work. */

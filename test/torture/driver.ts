@@ -12,7 +12,10 @@
  *   {"slot","lostReply":{"requestId","mode"}}           this enqueue's reply is lost (see below)
  *   {"slot","problem":"..."}                            the outbox broke a rule the driver checks
  *   {"slot","refusedLocally":{"code"}}                  an enqueue refused before any commit
- *   {"slot","done":{...}}                               the kiosk's outbox is empty
+ *   {"slot","done":{...}}                               the kiosk's outbox is empty, or every debit
+ *                                                       left is held as "outcome unknown" ("held")
+ *   {"slot","profileChanged":{"withheld","newKeys"}}    the bodies rebuilt with the other profile
+ *   {"slot","clockStepped":{"ms"}}                      the kiosk's wall clock stepped
  *   {"slot","paused":{"code"}}                          credentials rejected: it stops
  *   {"slot","timeout":{...}}                            the drain ran out of time
  * The process exits 0 once every kiosk has finished one way or another.
@@ -23,8 +26,9 @@
  * its ack, and the next process sends it again (the row is there: it goes on).
  */
 import { createInterface } from 'node:readline';
+import { performance } from 'node:perf_hooks';
 import { createApiClient } from '../../electron/api/client.ts';
-import { systemClock } from '../../electron/api/clock.ts';
+import { type Clock, systemClock } from '../../electron/api/clock.ts';
 import {
   connectivityOf,
   createApiGateway,
@@ -34,10 +38,12 @@ import { OutboxError } from '../../electron/outbox/errors.ts';
 import type { OutboxDebit } from '../../electron/outbox/debit.ts';
 import { Outbox } from '../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../electron/outbox/sender.ts';
+import { usageFingerprint } from '../../electron/outbox/usage-evidence.ts';
+import { defaultProfile, IntegrationProfile } from '../../shared/profile/index.ts';
 import { kioskSchema } from '../../electron/schema.ts';
 import { openDatabase } from '../../electron/storage/database.ts';
 import { seededRandom } from '../support/random.ts';
-import type { LostReply } from './scenario.ts';
+import type { ClockMove, LostReply } from './scenario.ts';
 
 export interface KioskInput {
   readonly slot: number;
@@ -58,6 +64,37 @@ export interface KioskInput {
   readonly concurrency: number;
   readonly responseTimeoutMs: number;
   readonly drainTimeoutMs: number;
+  /** The cases where an outcome may stay unknown (`OutcomeCase`), as this child plays them. */
+  readonly outcome?: {
+    readonly usagesVerified: boolean;
+    /** Moments (ms after this child starts) the profile changes and the bodies are rebuilt. */
+    readonly profileChanges: readonly number[];
+    /** Steps of this child's wall clock (ms after it starts). */
+    readonly kioskClockSteps: readonly ClockMove[];
+    /** The kiosk's shop, put in the body by one profile and left out by the other. */
+    readonly shopId?: string;
+  };
+}
+
+/** The same service, the shop left out of the debit body: another body, another profile. */
+const withoutShop = IntegrationProfile.parse({
+  ...defaultProfile,
+  name: 'torture: the shop left out of the body',
+  giftCardDebit: { body: { ...defaultProfile.giftCardDebit.body, shopId: null } },
+});
+
+/** This child's wall clock, which the scenario steps; its monotonic clock never moves back. */
+class SteppedClock implements Clock {
+  offsetMs = 0;
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+  monotonic(): number {
+    return performance.now();
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return systemClock.sleep(ms, signal);
+  }
 }
 
 export interface DriverInput {
@@ -78,16 +115,20 @@ async function readInput(): Promise<DriverInput> {
 
 function openKiosk(input: KioskInput) {
   const db = openDatabase({ dataDir: input.dataDir, schema: kioskSchema });
+  const clock = new SteppedClock();
   const client = createApiClient({
     baseUrl: input.baseUrl,
     credentials: async () => ({ email: input.email, password: input.password }),
     retry: outboxClientRetry,
     timeouts: { connectMs: 500, responseMs: input.responseTimeoutMs },
     random: seededRandom(input.seed ^ 0x5eed),
+    clock,
   });
   const outbox = new Outbox({
     db,
+    clock,
     connectivity: connectivityOf(client),
+    ...(input.outcome?.shopId === undefined ? {} : { shopId: input.outcome.shopId }),
     // Generous limits: the torture is about delivery; the limits have their own tests.
     limits: {
       maxOfflineDebitAmount: 10_000,
@@ -96,27 +137,74 @@ function openKiosk(input: KioskInput) {
       maxPendingCount: 10_000,
     },
   });
+  if (input.outcome?.usagesVerified) {
+    // What `kioskctl contract check` records on a service that fills the usages: "absent" from
+    // them is then evidence. Both profiles read the usages alike: one verdict for both.
+    db.transaction(() =>
+      outbox.store.recordUsageCheck({
+        fingerprint: usageFingerprint(defaultProfile),
+        profileName: defaultProfile.name,
+        verified: true,
+        detail: 'torture: the contract check found the usages',
+        checkedAt: Date.now(),
+      }),
+    );
+  }
   const sender = new OutboxSender({
     outbox,
-    gateway: createApiGateway(client),
+    gateway: createApiGateway(client, () => outbox.profile),
     random: seededRandom(input.seed),
     concurrency: input.concurrency,
     // Short, so that a holder the harness killed is replaced quickly even without the pid check.
     leaseTtlMs: 2_000,
     idlePollMs: 20,
     inFlightGraceMs: 1_000,
+    unknownRecheckMs: 100,
     retry: {
       backoff: { baseMs: 5, capMs: 80 },
       retryAfter: { capMs: 150, jitterMs: 20 },
       budget: { capacity: 50, refillPerSecond: 200 },
     },
   });
-  return { input, db, client, outbox, sender };
+  return { input, db, client, outbox, sender, clock };
+}
+
+/** The scenario's profile changes and clock steps, timed from this child's start. */
+function scheduleOutcomeEvents(kiosk: ReturnType<typeof openKiosk>): NodeJS.Timeout[] {
+  const { input, outbox, clock } = kiosk;
+  const slot = input.slot;
+  const timers: NodeJS.Timeout[] = [];
+  let other = true;
+  for (const atMs of input.outcome?.profileChanges ?? []) {
+    timers.push(
+      setTimeout(() => {
+        // An administrator saved another profile and resumed: every pending body is rebuilt.
+        outbox.useProfile(other ? withoutShop : defaultProfile);
+        other = !other;
+        try {
+          const { newKeys, withheld } = outbox.rebuildBodies();
+          write({ slot, profileChanged: { newKeys, withheld } });
+        } catch (error) {
+          write({ slot, problem: `rebuilding the bodies failed: ${String(error)}` });
+        }
+      }, atMs),
+    );
+  }
+  for (const step of input.outcome?.kioskClockSteps ?? []) {
+    timers.push(
+      setTimeout(() => {
+        clock.offsetMs += step.ms;
+        write({ slot, clockStepped: { ms: step.ms } });
+      }, step.atMs),
+    );
+  }
+  return timers;
 }
 
 async function runKiosk(kiosk: ReturnType<typeof openKiosk>): Promise<void> {
   const { input, outbox, sender } = kiosk;
   const slot = input.slot;
+  const timers = scheduleOutcomeEvents(kiosk);
   sender.start();
   try {
     for (const step of input.plan) {
@@ -151,13 +239,19 @@ async function runKiosk(kiosk: ReturnType<typeof openKiosk>): Promise<void> {
     const report = await sender.drain({ untilEmpty: true, timeoutMs: input.drainTimeoutMs });
     if (report.result === 'paused')
       write({ slot, paused: { code: sender.status.paused?.code ?? null } });
-    else if (report.result === 'empty')
+    else if (report.result === 'empty' || report.result === 'held')
       write({
         slot,
-        done: { applied: report.applied, refused: report.refused, failed: report.failed },
+        done: {
+          applied: report.applied,
+          refused: report.refused,
+          failed: report.failed,
+          held: report.summary.outcomeUnknown ?? 0,
+        },
       });
     else write({ slot, timeout: { result: report.result, pending: report.summary.pendingCount } });
   } finally {
+    for (const timer of timers) clearTimeout(timer);
     await sender.stop();
     kiosk.client.close();
     kiosk.db.close();

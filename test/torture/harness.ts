@@ -25,6 +25,13 @@ import { SlotPool } from './sandbox-slot.ts';
  * sharing the process is what keeps hundreds of seeds within a few minutes, as most of a child's
  * cost is loading the client.
  *
+ * About four seeds in ten also play the cases where a debit's outcome may stay unknown
+ * (`OutcomeCase`, scenario.ts): a service whose usage lists are always empty, or filled but never
+ * verified by a contract check; the integration profile changed between attempts (the bodies
+ * rebuilt); the service's clock moved 25 h or 73 h (its keys forgotten after 24 h) between sending
+ * and recording; the kiosk's wall clock stepped. There a row may end held as "outcome unknown"
+ * for a person: then the ledger has it at most once, and it was neither expired nor refused.
+ *
  * At the end, with the faults cleared, each kiosk's rows are checked against its sandbox's ledger
  * of applied debits, and each settled row is replayed against the service (same key, same body):
  * the service must answer what the row says. See `checkInvariants` (invariants.ts).

@@ -8,6 +8,7 @@ import type { KioskInput } from './driver.ts';
 import type { Slot } from './sandbox-slot.ts';
 
 const TERMINAL = new Set(['applied', 'refused', 'failed', 'expired', 'cancelled']);
+const HELD = 'DEBIT_OUTCOME_UNKNOWN';
 const REFUSAL_CODES = new Set(['INSUFFICIENT_BALANCE', 'GIFT_CARD_INACTIVE', 'GIFT_CARD_EXPIRED']);
 const FAILURE_CODES = new Set(['RESOURCE_NOT_FOUND']);
 
@@ -23,6 +24,8 @@ export interface Row {
   reply: string | null;
   new_balance: number | null;
   request_id: string | null;
+  reference: string;
+  outcome_unknown_since: number | null;
 }
 
 /** What the check found, for the seed's report. */
@@ -32,24 +35,32 @@ export interface Check {
   readonly applied: number;
   readonly refused: number;
   readonly failed: number;
+  readonly expired: number;
+  /** Rows held as "outcome unknown" at the end (the rows waiting behind one on its card too). */
+  readonly held: number;
   readonly unacknowledged: number;
 }
 
 /**
- * The invariants, against the sandbox's ledger (one line per debit it actually applied):
+ * The invariants, against the sandbox's ledger (one line per debit it actually applied). A row
+ * is one logical debit whatever keys it went out under (a profile change may give it a new one),
+ * so the ledger is read by the row's reference, unique per row and kept across keys:
  * 1. every acknowledged debit is in the database (the acknowledgement followed the commit);
  * 2. no idempotency key is applied twice;
- * 3. nothing is applied that no row carries (acknowledged, or committed and in flight when the
- *    child died), and what was applied is the row's card, amount and reference;
- * 4. every row is settled, and its state matches the ledger: applied exactly once, or
- *    refused/failed and never applied, with a code the service gives for that card;
- * 5. replaying each row's key and body gets the service's recorded answer: the same receipt for
- *    an applied row, the same refusal or failure otherwise, and the replays apply nothing;
+ * 3. nothing is applied that no row carries (under its current key or a retired one), and what
+ *    was applied is the row's card, amount and reference;
+ * 4. every row is settled, or held as "outcome unknown" for a person (or waits, never attempted,
+ *    behind such a row of its card), and its state matches the ledger: applied exactly once;
+ *    refused, failed or expired and never applied, with a code the service gives for that card;
+ *    held, applied at most once;
+ * 5. replaying each settled row's key and body gets the service's recorded answer: the same
+ *    receipt for an applied row, the same refusal or failure otherwise, and the replays apply
+ *    nothing (not when the service's clock jumped past its key retention: it forgot the keys);
  * 6. one logical debit, one debit: each step of the plan (a request id, sent again after every
  *    lost reply and every kill) is exactly one row, with that step's card and amount, and that
  *    row was acknowledged (the retry found it); no row without a step;
- * 7. every logical debit appears in the ledger exactly once when its row is applied, and never
- *    otherwise.
+ * 7. every logical debit appears in the ledger exactly once when its row is applied, never when
+ *    it is refused, failed or expired, at most once when it is held.
  */
 export async function checkInvariants(
   slot: Slot,
@@ -57,19 +68,35 @@ export async function checkInvariants(
   plan: KioskInput['plan'],
   acked: ReadonlyMap<string, Ack>,
   problems: string[],
+  options: { readonly replay: boolean } = { replay: true },
 ): Promise<Check> {
   const db = new DatabaseSync(join(dataDir, DATABASE_FILE), { readOnly: true });
   let rows: Row[];
+  let retired: { debit_id: number; idempotency_key: string }[];
   try {
     rows = db.prepare('SELECT * FROM outbox_debits ORDER BY id').all() as unknown as Row[];
+    retired = db
+      .prepare('SELECT debit_id, idempotency_key FROM outbox_debit_keys')
+      .all() as unknown as { debit_id: number; idempotency_key: string }[];
   } finally {
     db.close();
   }
   const ledger = [...slot.control.ledger()];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  // Every key a row went out under: its current one and those a rebuild retired.
   const byKey = new Map(rows.map((row) => [row.idempotency_key, row]));
+  for (const key of retired) {
+    const row = byId.get(key.debit_id);
+    if (row) byKey.set(key.idempotency_key, row);
+  }
   const ledgerCount = new Map<string, number>();
-  for (const entry of ledger)
+  const byReference = new Map<string, number>();
+  for (const entry of ledger) {
     ledgerCount.set(entry.idempotencyKey, (ledgerCount.get(entry.idempotencyKey) ?? 0) + 1);
+    const row = byKey.get(entry.idempotencyKey);
+    if (row) byReference.set(row.reference, (byReference.get(row.reference) ?? 0) + 1);
+  }
+  const ackedIds = new Set([...acked.values()].map((ack) => ack.id));
 
   // Every acknowledged debit is in the database: the acknowledgement came after the commit.
   for (const [key, ack] of acked) {
@@ -101,27 +128,44 @@ export async function checkInvariants(
   let applied = 0;
   let refused = 0;
   let failed = 0;
+  let expired = 0;
+  let held = 0;
+  // A card's open rows behind a held one wait for it, never attempted.
+  const heldCards = new Set(
+    rows.filter((row) => row.outcome_unknown_since !== null).map((row) => row.gift_card_id),
+  );
   for (const row of rows) {
-    const inLedger = ledgerCount.get(row.idempotency_key) ?? 0;
+    const inLedger = byReference.get(row.reference) ?? 0;
     const label = `row ${row.id} (${row.state}, key ${row.idempotency_key})`;
     if (!TERMINAL.has(row.state)) {
-      problems.push(`${label} is not settled at the end`);
+      if (row.outcome_unknown_since !== null && row.last_error_code === HELD) {
+        held += 1;
+        if (inLedger > 1) problems.push(`${label} is held and applied ${inLedger} times`);
+      } else if (heldCards.has(row.gift_card_id) && row.attempts === 0) {
+        held += 1;
+        if (inLedger > 0) problems.push(`${label} was never sent but the service applied it`);
+      } else {
+        problems.push(`${label} is neither settled nor held at the end`);
+      }
       continue;
     }
     // The row's state matches the ledger, and a replay of the same key and body gets the same
-    // answer from the service (it replays its first reply for a known key).
-    let replay: { ok: true; receiptId: string } | { ok: false; kind: string; code: string };
-    try {
-      const receipt = await slot.gateway.debit(
-        row.gift_card_id,
-        row.idempotency_key,
-        row.request_body,
-      );
-      replay = { ok: true, receiptId: receiptIdOf(receipt) };
-    } catch (error) {
-      replay = isCommerceApiError(error)
-        ? { ok: false, kind: error.kind, code: error.code }
-        : { ok: false, kind: 'unknown', code: String(error) };
+    // answer from the service (it replays its first reply for a key it remembers).
+    let replay:
+      { ok: true; receiptId: string } | { ok: false; kind: string; code: string } | undefined;
+    if (options.replay && row.state !== 'expired') {
+      try {
+        const receipt = await slot.gateway.debit(
+          row.gift_card_id,
+          row.idempotency_key,
+          row.request_body,
+        );
+        replay = { ok: true, receiptId: receiptIdOf(receipt) };
+      } catch (error) {
+        replay = isCommerceApiError(error)
+          ? { ok: false, kind: error.kind, code: error.code }
+          : { ok: false, kind: 'unknown', code: String(error) };
+      }
     }
     switch (row.state) {
       case 'applied': {
@@ -142,7 +186,7 @@ export async function checkInvariants(
           if (entry && reply.receipt?.balance !== entry.balanceAfter)
             problems.push(`${label}: stored balance differs from the service's`);
           const receiptId = reply.receipt ? receiptIdOf(reply.receipt) : undefined;
-          if (!replay.ok || replay.receiptId !== receiptId)
+          if (replay && (!replay.ok || replay.receiptId !== receiptId))
             problems.push(
               `${label}: the service's replay is ${JSON.stringify(replay)}, not receipt ${receiptId}`,
             );
@@ -154,7 +198,10 @@ export async function checkInvariants(
         if (inLedger !== 0) problems.push(`${label} is refused but the service applied it`);
         if (!REFUSAL_CODES.has(row.last_error_code ?? ''))
           problems.push(`${label}: unexpected refusal code ${row.last_error_code}`);
-        if (replay.ok || replay.kind !== 'Conflict' || replay.code !== row.last_error_code) {
+        if (
+          replay &&
+          (replay.ok || replay.kind !== 'Conflict' || replay.code !== row.last_error_code)
+        ) {
           problems.push(
             `${label}: the service's replay is ${JSON.stringify(replay)}, not the same refusal`,
           );
@@ -165,8 +212,13 @@ export async function checkInvariants(
         if (inLedger !== 0) problems.push(`${label} is failed but the service applied it`);
         if (!FAILURE_CODES.has(row.last_error_code ?? ''))
           problems.push(`${label}: unexpected failure code ${row.last_error_code}`);
-        if (replay.ok || replay.code !== row.last_error_code)
+        if (replay && (replay.ok || replay.code !== row.last_error_code))
           problems.push(`${label}: the service's replay is ${JSON.stringify(replay)}`);
+        break;
+      case 'expired':
+        // "Never applied": only ever said on evidence.
+        expired += 1;
+        if (inLedger !== 0) problems.push(`${label} is expired but the service applied it`);
         break;
       default:
         problems.push(`${label}: no row should be ${row.state} in this test`);
@@ -197,16 +249,20 @@ export async function checkInvariants(
     const body = JSON.parse(row.request_body) as { amount: number };
     if (row.gift_card_id !== step.card || body.amount !== step.amount)
       problems.push(`${label}: its row ${row.id} is another card or amount`);
-    const ack = acked.get(row.idempotency_key);
+    const ack = [...acked.values()].find((entry) => entry.id === row.id);
     if (!ack || ack.requestId !== step.requestId)
       problems.push(`${label}: its row ${row.id} was never acknowledged under its request id`);
-    const inLedger = ledgerCount.get(row.idempotency_key) ?? 0;
-    const expected = row.state === 'applied' ? 1 : 0;
-    if (inLedger !== expected)
-      problems.push(`${label} is ${row.state} and appears ${inLedger} times in the ledger`);
+    const inLedger = byReference.get(row.reference) ?? 0;
+    const ok =
+      row.state === 'applied'
+        ? inLedger === 1
+        : row.state === 'pending' || row.state === 'sending'
+          ? inLedger <= 1
+          : inLedger === 0;
+    if (!ok) problems.push(`${label} is ${row.state} and appears ${inLedger} times in the ledger`);
   }
-  const unacknowledged = rows.filter((row) => !acked.has(row.idempotency_key)).length;
-  return { rows, ledger, applied, refused, failed, unacknowledged };
+  const unacknowledged = rows.filter((row) => !ackedIds.has(row.id)).length;
+  return { rows, ledger, applied, refused, failed, expired, held, unacknowledged };
 }
 
 /** A receipt as the outbox keeps it: read through the profile, the service's id among the others. */

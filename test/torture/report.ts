@@ -20,6 +20,12 @@ export interface Counts {
   readonly applied: number;
   readonly refused: number;
   readonly failed: number;
+  /** Expired, never applied (on evidence). */
+  readonly expired: number;
+  /** Held as "outcome unknown" at the end, or waiting behind such a debit of its card. */
+  readonly held: number;
+  /** Seeds that played an `OutcomeCase` (empty usages, profile changes, clock jumps...). */
+  readonly outcomeCases: number;
   readonly unacknowledgedRows: number;
 }
 
@@ -35,6 +41,9 @@ const countNames = [
   'applied',
   'refused',
   'failed',
+  'expired',
+  'held',
+  'outcomeCases',
   'unacknowledgedRows',
 ] as const satisfies readonly (keyof Counts)[];
 
@@ -81,6 +90,9 @@ export function seedReport(
     applied: check.applied,
     refused: check.refused,
     failed: check.failed,
+    expired: check.expired,
+    held: check.held,
+    outcomeCases: run.scenario.outcome ? 1 : 0,
     unacknowledgedRows: check.unacknowledged,
     revoked: run.scenario.revoke !== undefined,
     ms: Math.round(performance.now() - run.started),
@@ -111,6 +123,7 @@ export function describeFailure(run: SeedRun, kills: readonly number[], check: C
       revoke: scenario.revoke ?? null,
       tokenExpiryAtMs: scenario.tokenExpiryAtMs ?? null,
       concurrency: scenario.concurrency,
+      outcome: scenario.outcome ?? null,
       roundKillsMs: kills,
     })}`,
     `acknowledged (${run.acked.size}): ${JSON.stringify([...run.acked.values()])}`,
@@ -123,9 +136,11 @@ export function describeFailure(run: SeedRun, kills: readonly number[], check: C
           requestId: row.request_id,
           card: row.gift_card_id,
           body: row.request_body,
+          reference: row.reference,
           state: row.state,
           attempts: row.attempts,
           error: row.last_error_code,
+          held: row.outcome_unknown_since !== null,
           acknowledged: run.acked.has(row.idempotency_key),
         })}`,
     ),
@@ -175,7 +190,9 @@ export function summaryLine(report: TortureReport, runs: number, batch: number):
   return (
     `outbox torture: ${report.runs} runs (seeds ${report.baseSeed}..${report.baseSeed + runs - 1}, rounds of ${batch}), ` +
     `${t.debits} debits planned, ${t.rows} rows (${t.unacknowledgedRows} committed but never acknowledged), ` +
-    `${t.applied} applied, ${t.refused} refused, ${t.failed} failed; ${t.lostReplies} replies lost and sent again; ` +
+    `${t.applied} applied, ${t.refused} refused, ${t.failed} failed, ${t.expired} expired, ${t.held} held as unknown ` +
+    `(${t.outcomeCases} seeds with empty or unverified usages, profile changes or clock jumps); ` +
+    `${t.lostReplies} replies lost and sent again; ` +
     `${t.kills} SIGKILLs, ${t.childRuns} child runs, ` +
     `${t.revocations} revocations (${t.pauses} pauses), ${t.faultsArmed} faults armed (${t.faultsFired} fired); ` +
     `${report.failedSeeds.length} failed seeds${report.failedSeeds.length ? ` [${report.failedSeeds.join(', ')}]` : ''}; ${(report.ms / 1000).toFixed(1)} s`

@@ -28,6 +28,64 @@ export interface Scenario {
   readonly revoke: { readonly afterMs: number; readonly forMs: number } | undefined;
   readonly tokenExpiryAtMs: number | undefined;
   readonly concurrency: number;
+  /** No evidence is not proof: the cases where an outcome may stay unknown, or none. */
+  readonly outcome: OutcomeCase | undefined;
+}
+
+/** A clock moved at a moment: ms after the kiosk is first ready, by `ms`. */
+export interface ClockMove {
+  readonly atMs: number;
+  readonly ms: number;
+}
+
+/**
+ * What may leave a debit's outcome unprovable, and the kiosk must then hold for a person rather
+ * than guess: the service's usage lists always empty (a sandbox option), or filled but never
+ * verified by a contract check; the integration profile changed between attempts (the bodies
+ * rebuilt, as `kioskctl outbox resume` does); a day or three without contact, the service's clock
+ * 25 h or 73 h further when it answers again (its keys forgotten after 24 h), landing between an
+ * attempt and the next; the kiosk's wall clock stepped between sending and recording.
+ */
+export interface OutcomeCase {
+  readonly emptyUsages: boolean;
+  /** The contract check verified the usages (only ever where they are filled). */
+  readonly usagesVerified: boolean;
+  /** Moments (ms after ready) the profile changes, each time the other one. */
+  readonly profileChanges: readonly number[];
+  readonly serviceClockJumps: readonly ClockMove[];
+  readonly kioskClockSteps: readonly ClockMove[];
+}
+
+const HOUR = 3_600_000;
+
+/** Drawn from a stream of its own: the other draws of a seed stay what they were. */
+function outcomeCaseFor(seed: number): OutcomeCase | undefined {
+  const rng = new Random(seed).fork('outcome');
+  if (!rng.chance(0.4)) return undefined;
+  const usages = rng.pick(['empty', 'unverified', 'verified'] as const);
+  const moments = (count: number) =>
+    Array.from({ length: count }, () => rng.int(0, 300)).sort((a, b) => a - b);
+  const profileChanges = moments(rng.pick([0, 1, 2, 2]));
+  // Each jump is a day or three without contact (`SERVICE_JUMP_OUTAGE_MS`, seed-run.ts), the
+  // second after the first is over: a second one between the kiosk's renewal of its token and
+  // its use would be a service refusing fresh credentials twice in a row.
+  const jumps = rng.pick([0, 1, 2]);
+  const firstJumpAt = rng.int(0, 300);
+  const serviceClockJumps = [
+    ...(jumps >= 1 ? [{ atMs: firstJumpAt, ms: rng.pick([25 * HOUR, 73 * HOUR]) }] : []),
+    ...(jumps >= 2 ? [{ atMs: firstJumpAt + 1_000 + rng.int(0, 300), ms: 73 * HOUR }] : []),
+  ];
+  const kioskClockSteps = moments(rng.pick([0, 0, 1, 2])).map((atMs) => ({
+    atMs,
+    ms: rng.pick([-60 * 60_000, 60 * 60_000, 73 * HOUR, -2 * 24 * HOUR]),
+  }));
+  return {
+    emptyUsages: usages === 'empty',
+    usagesVerified: usages === 'verified',
+    profileChanges,
+    serviceClockJumps,
+    kioskClockSteps,
+  };
 }
 
 /** An amount in euros with cents, both bounds included. */
@@ -97,7 +155,14 @@ export function scenarioFor(seed: number): Scenario {
   // Early enough to land while the kiosk still has work: a kiosk is busy for a few 100 ms.
   const revoke = rng.chance(0.2) ? { afterMs: rng.int(0, 60), forMs: rng.int(50, 250) } : undefined;
   const tokenExpiryAtMs = rng.chance(0.15) ? rng.int(0, 150) : undefined;
-  return { plan, faults, revoke, tokenExpiryAtMs, concurrency: rng.int(1, 3) };
+  return {
+    plan,
+    faults,
+    revoke,
+    tokenExpiryAtMs,
+    concurrency: rng.int(1, 3),
+    outcome: outcomeCaseFor(seed),
+  };
 }
 
 /** Kill moments of a round, after the child is ready: a property of the round's first seed. */

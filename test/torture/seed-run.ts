@@ -4,6 +4,7 @@ import type { FaultSpec } from '../../sandbox/index.ts';
 import type { KioskInput } from './driver.ts';
 import type { Ack } from './driver-process.ts';
 import { EMAIL, type Slot } from './sandbox-slot.ts';
+import { shopIds } from '../../sandbox/data/referentials.ts';
 import { scenarioFor, type Scenario } from './scenario.ts';
 
 /**
@@ -43,6 +44,9 @@ export interface SeedRun {
 
 export const TIMELINE_LIMIT = 300;
 
+/** How long the link is down around a jump of the service's clock (`scheduleAccountEvents`). */
+export const SERVICE_JUMP_OUTAGE_MS = 800;
+
 export function note(run: SeedRun, text: string): void {
   if (run.timeline.length < TIMELINE_LIMIT)
     run.timeline.push(`${Math.round(performance.now() - run.started)} ms: ${text}`);
@@ -51,6 +55,8 @@ export function note(run: SeedRun, text: string): void {
 export function prepareSeed(seed: number, slot: Slot, index: number, workDir: string): SeedRun {
   const scenario = scenarioFor(seed);
   const armed = scenario.faults.map((spec) => ({ spec, id: slot.control.addFault(spec).id }));
+  // A service whose usage lists are always empty, as many real ones answer.
+  slot.control.setEmptyUsages(scenario.outcome?.emptyUsages ?? false);
   return {
     seed,
     slot,
@@ -103,7 +109,31 @@ export function scheduleAccountEvents(run: SeedRun): void {
       }, revoke.afterMs),
     );
   }
-  if (tokenExpiryAtMs !== undefined) {
+  for (const jump of run.scenario.outcome?.serviceClockJumps ?? []) {
+    // A day or three without contact: the link drops, the service's clock (and with it its key
+    // retention: keys forgotten after 24 h) moves on while the kiosk's does not, the link comes
+    // back; the kiosk's next reply is a jump, until a second one confirms it. Whatever it had
+    // under way finished before (the longest latency fault is 400 ms) or never arrived: a
+    // resend decided on a reading of before is dropped with the link, never processed after.
+    run.timers.push(
+      setTimeout(() => {
+        control.beginOutage();
+        note(run, 'link down');
+        run.timers.push(
+          setTimeout(() => {
+            control.advanceClock(jump.ms);
+            control.endOutage();
+            note(run, `link back, the service clock ${Math.round(jump.ms / 3_600_000)} h later`);
+          }, SERVICE_JUMP_OUTAGE_MS),
+        );
+      }, jump.atMs),
+    );
+  }
+  // A jump of the service's clock already outlives every token: no second move close to it.
+  if (
+    tokenExpiryAtMs !== undefined &&
+    (run.scenario.outcome?.serviceClockJumps.length ?? 0) === 0
+  ) {
     // The service's clock passes the token's lifetime: the kiosk's next call meets a 401.
     run.timers.push(
       setTimeout(() => {
@@ -115,9 +145,21 @@ export function scheduleAccountEvents(run: SeedRun): void {
 }
 
 export function kioskInput(run: SeedRun): KioskInput {
+  const outcome = run.scenario.outcome;
   return {
     slot: run.index,
     dataDir: run.dataDir,
+    ...(outcome
+      ? {
+          outcome: {
+            usagesVerified: outcome.usagesVerified,
+            profileChanges: outcome.profileChanges,
+            kioskClockSteps: outcome.kioskClockSteps,
+            // The bodies differ between the two profiles only with a shop to leave out.
+            ...(outcome.profileChanges.length > 0 ? { shopId: shopIds.paris } : {}),
+          },
+        }
+      : {}),
     baseUrl: run.slot.sandbox.baseUrl,
     email: EMAIL,
     password: run.slot.password,

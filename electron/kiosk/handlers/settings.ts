@@ -1,5 +1,9 @@
 import { ipcErrorCodes } from '../../../shared/ipc/errors.ts';
-import { viewOf } from '../../../shared/profile/index.ts';
+import {
+  type ContractReport,
+  type IntegrationProfile,
+  viewOf,
+} from '../../../shared/profile/index.ts';
 import type { settingsMessages } from '../../../shared/ipc/status.ts';
 import type { CommerceApiClient } from '../../api/index.ts';
 import { type ContractClient, checkContract } from '../../contract/index.ts';
@@ -27,6 +31,11 @@ export interface SettingsHandlerDeps {
   readonly logger: Logger;
   /** The integration profile in force, switched here when an administrator saves another. */
   readonly profiles: ProfileInForce;
+  /**
+   * Keeps the check's verdict on the card's usages (`electron/outbox/usage-evidence.ts`): only
+   * usages verified filled make "absent from them" evidence that a debit was never applied.
+   */
+  readonly recordUsageCheck?: (profile: IntegrationProfile, report: ContractReport) => void;
 }
 
 /** Settings and setup, behind the administrator PIN; credentials are write-only. */
@@ -119,7 +128,17 @@ export function settingsHandlers(
         };
       }
     },
-    checkContract: () => checkContract(client, deps.profiles.current()),
+    checkContract: async () => {
+      const profile = deps.profiles.current();
+      const report = await checkContract(client, profile);
+      try {
+        deps.recordUsageCheck?.(profile, report);
+      } catch (error) {
+        // The report stands; the verdict is kept at the next check.
+        logger.warn('kiosk.contract.usage_check_not_recorded', { error });
+      }
+      return report;
+    },
     checkAdminPin: (request) => ({ valid: adminGuard.check(request.pin) }),
   };
 }

@@ -13,14 +13,17 @@ import type { SandboxState } from '../state.ts';
 
 const cents = (amount: number) => Math.round(amount * 100);
 
-/** The card with its masked number and computed balance; each block only when included. */
-function giftCardView(card: GiftCard, include: readonly string[]): GiftCard {
+/**
+ * The card with its masked number and computed balance; each block only when included. With
+ * `emptyUsages` (a service that never fills them) the usage list is always empty.
+ */
+function giftCardView(card: GiftCard, include: readonly string[], emptyUsages: boolean): GiftCard {
   const { customer, origin, usages, invoice, ...base } = card;
   return {
     ...base,
     ...(include.includes('customer') ? { customer: customer ?? null } : {}),
     ...(include.includes('origin') && origin ? { origin } : {}),
-    ...(include.includes('usages') ? { usages: usages ?? [] } : {}),
+    ...(include.includes('usages') ? { usages: emptyUsages ? [] : (usages ?? []) } : {}),
     ...(include.includes('invoice') ? { invoice: invoice ?? null } : {}),
   };
 }
@@ -98,7 +101,7 @@ export const giftCardHandlers = {
   getGiftCard: ({ state, params, query }) => {
     const card = state.data.giftCards.get(params.giftCardId);
     if (!card) throw notFound(`no gift card ${params.giftCardId}`);
-    return { json: giftCardView(card, splitCommaList(query.include)) };
+    return { json: giftCardView(card, splitCommaList(query.include), state.emptyUsages) };
   },
 
   /**

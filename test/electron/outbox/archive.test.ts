@@ -23,6 +23,7 @@ const serviceAt = (at: number) => (): ServiceTimeBounds => ({
   earliest: at,
   latest: at + 1_000,
   syncAgeMs: 0,
+  confirmed: true,
 });
 
 let data: ReturnType<typeof tempDataDir>;
@@ -215,6 +216,9 @@ describe('archiving settled debits past their retention', () => {
       batches: 0,
       skipped: 'no-service-time',
     });
+    // One reply whose clock jumped 81 days is not trusted alone.
+    const jumped = () => ({ ...serviceAt(SERVICE_NOW + 81 * DAY)(), confirmed: false });
+    expect(await archiver({ serviceNow: jumped }).run()).toMatchObject({ moved: 0 });
     expect(await archiver({ serviceNow: serviceAt(SERVICE_NOW + 81 * DAY) }).run()).toMatchObject({
       moved: 1,
     });

@@ -19,7 +19,7 @@ let batches = 0;
 const archiver = new OutboxArchiver({
   outbox,
   // A service clock far past every row's retention.
-  serviceNow: () => ({ earliest: 4e12, latest: 4e12 + 1_000, syncAgeMs: 0 }),
+  serviceNow: () => ({ earliest: 4e12, latest: 4e12 + 1_000, syncAgeMs: 0, confirmed: true }),
   batchSize,
   afterCopy: () => {
     batches += 1;

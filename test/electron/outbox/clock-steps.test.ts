@@ -4,7 +4,7 @@ import type { OutboxEvent } from '../../../electron/outbox/events.ts';
 import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../../electron/outbox/sender.ts';
 import type { OutboxDebit } from '../../../electron/outbox/index.ts';
-import { RecordingLogger, ShiftedClock, tempDataDir } from './support.ts';
+import { recordUsageVerdict, RecordingLogger, ShiftedClock, tempDataDir } from './support.ts';
 import { startTestSandbox, type TestSandbox } from './sandbox-support.ts';
 
 /**
@@ -49,9 +49,14 @@ interface Rig {
   readonly events: OutboxEvent[];
 }
 
-/** A kiosk process: its own client (and so its own reading of the service's clock). */
+/**
+ * A kiosk process: its own client (and so its own reading of the service's clock). The contract
+ * check verified the card's usages: "absent" from them is evidence (`outcome-unknown.test.ts`
+ * has the service whose usages prove nothing).
+ */
 function kiosk(): Rig {
   const outbox = new Outbox({ db: data.open(), clock, connectivity: () => 'online' });
+  recordUsageVerdict(outbox);
   const events: OutboxEvent[] = [];
   outbox.on((event) => events.push(event));
   const sender = new OutboxSender({

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeEvent } from '../../../electron/api/invoke.ts';
 import type { OutboxEvent } from '../../../electron/outbox/events.ts';
 import { heldReasonOf, type OutboxDebit } from '../../../electron/outbox/index.ts';
@@ -187,7 +187,7 @@ describe('a debit refused for its shape (400)', () => {
     expect(r.sb.control.ledger().map((entry) => entry.amount)).toEqual([3, 4]);
   });
 
-  it('after a 503 that may have reached the service, the usages are read before the resend under a new key', async () => {
+  it("after a 503 that may have reached the service, the service's 400 to the same key and body is its answer to that key: rebuilt under a new key, applied once", async () => {
     // Accepted for a shop the fixed profile no longer sends: the body changes on resume.
     const r = await rig();
     const shopId = shopIds.paris;
@@ -198,7 +198,9 @@ describe('a debit refused for its shape (400)', () => {
     const { debit } = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 5 });
     expect(JSON.parse(debit.requestBody)).toMatchObject({ shopId });
     const held = await expectHeld(r, debit, 'DEBIT_REQUEST_REFUSED');
-    expect(held.mayHaveReachedAt).not.toBeNull();
+    // Had the 503's attempt applied it, the service would have replayed that to the same key
+    // and bytes (the spec's idempotency rule 1), not refused them: positive evidence.
+    expect(held).toMatchObject({ mayHaveReachedAt: null, notApplied: { evidence: 'answer' } });
     expect(r.exchanges).toEqual(['PUT 503', 'PUT 400']);
 
     const withoutShop = IntegrationProfile.parse({
@@ -207,16 +209,53 @@ describe('a debit refused for its shape (400)', () => {
     });
     r.outbox.useProfile(withoutShop);
     r.sender.resume();
-    expect(r.outbox.get(debit.id).olderKeyMayHaveReached).toBe(true);
+    expect(r.outbox.get(debit.id).olderKeyMayHaveReached).toBe(false);
     expect((await r.sender.drain({ untilEmpty: true, timeoutMs: 10_000 })).result).toBe('empty');
     const applied = r.outbox.get(debit.id);
     expect(applied.state).toBe('applied');
     expect(applied.idempotencyKey).not.toBe(debit.idempotencyKey);
     expect(JSON.parse(applied.requestBody)).not.toHaveProperty('shopId');
-    // The card's usages first (our reference absent), then the debit under the new key.
-    expect(r.exchanges).toEqual(['PUT 503', 'PUT 400', 'GET 200', 'PUT 200']);
+    expect(r.exchanges).toEqual(['PUT 503', 'PUT 400', 'PUT 200']);
     expect(r.sb.control.ledger().map((entry) => entry.idempotencyKey)).toEqual([
       applied.idempotencyKey,
+    ]);
+  });
+
+  it('a reply lost after the service applied it, then the profile changed: no new key is minted, the debit goes on under its own key, applied once', async () => {
+    const r = await rig();
+    r.outbox.setShopId(shopIds.paris);
+    r.sb.control.addFault({ kind: 'commit-then-reset', route: 'debitGiftCard', count: 1 });
+    // Then the service is unavailable a while: the debit waits for its retry, pending.
+    r.sb.control.addFault({ kind: 'unavailable', route: 'debitGiftCard', count: 1_000 });
+    const { debit } = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 5 });
+    r.sender.start();
+    await vi.waitFor(() => expect(r.sb.control.ledger()).toHaveLength(1));
+    await vi.waitFor(() => expect(r.outbox.get(debit.id).mayHaveReachedAt).not.toBeNull());
+    await r.sender.stop();
+    r.sb.control.clearFaults();
+
+    const withoutShop = IntegrationProfile.parse({
+      ...defaultProfile,
+      giftCardDebit: { body: { ...defaultProfile.giftCardDebit.body, shopId: null } },
+    });
+    // Edited twice: each time the body would change under a key that may have applied it.
+    for (const [profile, withheld] of [
+      [withoutShop, [debit.id]],
+      [defaultProfile, []],
+      [withoutShop, [debit.id]],
+    ] as const) {
+      r.outbox.useProfile(profile);
+      expect(r.outbox.rebuildBodies()).toEqual({ rebuilt: 0, newKeys: 0, withheld });
+    }
+    expect((await r.sender.drain({ untilEmpty: true, timeoutMs: 10_000 })).result).toBe('empty');
+    expect(r.outbox.get(debit.id)).toMatchObject({
+      state: 'applied',
+      idempotencyKey: debit.idempotencyKey,
+      requestBody: debit.requestBody,
+    });
+    expect(r.outbox.keyHistory(debit.id)).toHaveLength(1);
+    expect(r.sb.control.ledger().map((entry) => entry.idempotencyKey)).toEqual([
+      debit.idempotencyKey,
     ]);
   });
 });

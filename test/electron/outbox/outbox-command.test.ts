@@ -15,7 +15,7 @@ import { demoGiftCards } from '../../../sandbox/data/demo.ts';
 import { defaultProfile, IntegrationProfile } from '../../../shared/profile/index.ts';
 import { ALL_SCOPES_ACCOUNT, startTestSandbox, type TestSandbox } from './sandbox-support.ts';
 import { SETTINGS_FILE } from '../../../electron/kiosk/settings-store.ts';
-import { ShiftedClock, tempDataDir } from './support.ts';
+import { recordUsageVerdict, ShiftedClock, tempDataDir } from './support.ts';
 import { kioskctl as kioskctlProcess } from '../cli/support.ts';
 
 let sb: TestSandbox;
@@ -326,6 +326,26 @@ describe('kioskctl outbox', () => {
     sb.control.clearFaults();
     sb.control.advanceClock(2 * 60_000);
     clock.advance(2 * 60_000);
+    // A 503 may have reached the service: "never applied" needs evidence. Usages never verified
+    // by a contract check prove nothing: the debit is held for a person, never expired.
+    const unproven = await kioskctl(['outbox', 'drain', '--until-empty', '--timeout', '10'], {
+      clock,
+    });
+    expect(unproven.code).toBe(outboxExitCodes.apiError);
+    expect(json(unproven.stdout[0])).toMatchObject({ result: 'held', applied: 0, expired: 0 });
+    const held = json((await kioskctl(['outbox', 'list'], { clock })).stdout[0]) as {
+      debits: Record<string, unknown>[];
+    };
+    expect(held.debits[0]).toMatchObject({
+      state: 'pending',
+      heldReason: { code: 'DEBIT_OUTCOME_UNKNOWN' },
+    });
+    expect(sb.control.ledger()).toEqual([]);
+    // Once a contract check verified the usages, "absent" from them is evidence: at its next
+    // check (ten minutes later) the held debit expires.
+    recordUsageVerdict(new Outbox({ db: data.open() }));
+    sb.control.advanceClock(11 * 60_000);
+    clock.advance(11 * 60_000);
     const drain = await kioskctl(['outbox', 'drain', '--until-empty', '--timeout', '10'], {
       clock,
     });

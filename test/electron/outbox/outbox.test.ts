@@ -280,6 +280,7 @@ describe('cancel, summary, waiting', () => {
       pendingAmount: 0,
       oldestPendingAgeMs: null,
       sendingCount: 0,
+      outcomeUnknown: 0,
       needingAttention: { refused: 0, failed: 0, expired: 0, total: 0 },
     });
     box.enqueue({ giftCardId: 'gift_card_1', amount: 0.1 });

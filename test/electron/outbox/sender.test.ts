@@ -9,7 +9,7 @@ import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { OutboxSender, type SenderOptions } from '../../../electron/outbox/sender.ts';
 import type { DebitState, OutboxDebit } from '../../../electron/outbox/index.ts';
 import { seededRandom } from '../../support/random.ts';
-import { ShiftedClock, tempDataDir } from './support.ts';
+import { recordUsageVerdict, ShiftedClock, tempDataDir } from './support.ts';
 import { ALL_SCOPES_ACCOUNT, startTestSandbox, type TestSandbox } from './sandbox-support.ts';
 import { scopes } from '../../../shared/api/scopes.ts';
 
@@ -113,6 +113,8 @@ function rig(
     onExchange?: (event: ExchangeEvent) => void;
     limits?: Partial<OfflineLimits>;
     sender?: Partial<Omit<SenderOptions, 'outbox' | 'gateway'>>;
+    /** The contract check verified the card's usages for the profile (default: never checked). */
+    usagesVerified?: boolean;
   } = {},
 ): Rig {
   const outbox = new Outbox({
@@ -121,6 +123,7 @@ function rig(
     limits: options.limits ?? {},
     connectivity: () => 'online',
   });
+  if (options.usagesVerified) recordUsageVerdict(outbox);
   const events: OutboxEvent[] = [];
   outbox.on((event) => events.push(event));
   const client = sb.client({
@@ -505,11 +508,16 @@ describe('order, crash recovery, lease', () => {
   );
 
   it.each([
-    ['applied by the service: found in the usages, applied without a resend', true],
-    ['never arrived: absent from the usages, then resent with the same key', false],
+    ['applied by the service: found in the usages, applied without a resend', true, true],
+    [
+      'never arrived: absent from usages verified filled, then resent with the same key',
+      false,
+      true,
+    ],
+    ['never arrived, usages never verified: held as outcome unknown, not resent', false, false],
   ])(
     'after a crash, a row left in sending without a service time (no dated reply before it) is reconciled first: %s',
-    async (_label, reached) => {
+    async (_label, reached, verified) => {
       const crashed = rig();
       const { debit } = crashed.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 7 });
       crashed.outbox.db.connection
@@ -523,7 +531,20 @@ describe('order, crash recovery, lease', () => {
           .debit(debit.giftCardId, debit.idempotencyKey, debit.requestBody);
       }
 
-      const restarted = rig();
+      const restarted = rig({ usagesVerified: verified });
+      if (!verified) {
+        restarted.sender.start();
+        await vi.waitFor(() =>
+          expect(restarted.outbox.get(debit.id).outcomeUnknown).not.toBeNull(),
+        );
+        expect(restarted.outbox.get(debit.id)).toMatchObject({
+          state: 'pending',
+          attempts: 1,
+          outcomeUnknown: { reason: 'USAGES_UNVERIFIED' },
+        });
+        expect(ledgerKeys()).toEqual([]);
+        return;
+      }
       const done = await settle(restarted, debit);
       expect(done).toMatchObject(
         reached
@@ -654,11 +675,11 @@ describe('reconciliation and expiry', () => {
     expect(ledgerKeys()).toEqual([row.idempotencyKey]);
   });
 
-  it('past the key retention, a debit the service never applied is absent: resent with the same key, applied once', async () => {
+  it('past the key retention, a debit the service never applied is absent from usages verified filled: resent with the same key, applied once', async () => {
     const row = await oneUnansweredAttempt('reset', 9);
     expect(ledgerKeys()).toEqual([]);
     pastRetention();
-    const r = rig({ limits: { maxAgeMs: 3 * DAY } });
+    const r = rig({ limits: { maxAgeMs: 3 * DAY }, usagesVerified: true });
     const done = await settle(r, row);
     expect(done).toMatchObject({ state: 'applied', resolvedBy: 'service', attempts: 2 });
     expect(ledgerKeys()).toEqual([row.idempotencyKey]);
@@ -669,6 +690,7 @@ describe('reconciliation and expiry', () => {
     const r = rig({
       limits: { maxAgeMs: 60_000 },
       sender: { random: () => 0.99, retry: { backoff: { baseMs: 60_000, capMs: 60_000 } } },
+      usagesVerified: true,
     });
     const head = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 4 }).debit;
     const debit = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 5 }).debit;
@@ -704,7 +726,7 @@ describe('reconciliation and expiry', () => {
     const applied = await oneUnansweredAttempt('commit-then-reset', 3);
     sb.control.advanceClock(2 * 60 * 60_000);
     clock.advance(2 * 60 * 60_000);
-    const r = rig({ limits: { maxAgeMs: 60 * 60_000 } });
+    const r = rig({ limits: { maxAgeMs: 60 * 60_000 }, usagesVerified: true });
     r.sender.start();
     const [a, b] = await Promise.all([
       r.outbox.waitForOutcome(absent.id, 10_000),

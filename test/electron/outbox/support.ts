@@ -7,6 +7,25 @@ import { systemClock } from '../../../electron/api/clock.ts';
 import type { LogFields, Logger } from '../../../electron/logging/index.ts';
 import { openDatabase, type KioskDatabase } from '../../../electron/storage/database.ts';
 import { kioskSchema } from '../../../electron/schema.ts';
+import type { Outbox } from '../../../electron/outbox/outbox.ts';
+import { usageFingerprint } from '../../../electron/outbox/usage-evidence.ts';
+
+/**
+ * The contract check's verdict on the card's usages, as `kioskctl contract check` records it
+ * for the profile in force (`usage-evidence.ts`): verified, "absent from the usages" is evidence
+ * that a debit was never applied; not, it proves nothing.
+ */
+export function recordUsageVerdict(outbox: Outbox, verified = true): void {
+  outbox.db.transaction(() =>
+    outbox.store.recordUsageCheck({
+      fingerprint: usageFingerprint(outbox.profile),
+      profileName: outbox.profile.name,
+      verified,
+      detail: verified ? 'test: verified' : 'test: an empty list',
+      checkedAt: Date.now(),
+    }),
+  );
+}
 
 /**
  * Real time that a test can move forward, as the sandbox clock moves: retention, max age.

@@ -392,6 +392,21 @@ export const defaultReplies: Replies = {
         },
       }),
     ),
+  getDebitEvidence: (request) =>
+    ok({
+      debit: debit({ id: request.debitId }),
+      keys: [],
+      firstAttemptAt: null,
+      balanceNow: null,
+    }),
+  resolveUnknownDebit: (request) =>
+    ok(
+      debit({
+        id: request.debitId,
+        state: request.outcome === 'applied' ? 'applied' : 'pending',
+        staffOutcome: { outcome: request.outcome, by: request.by, at: '2026-11-23T18:00:00.000Z' },
+      }),
+    ),
   getDayReport: (request) => ok({ date: request.date, debits: [] }),
   getOutboxSummary: () => ok(outboxSummary),
   listPrinters: () =>

@@ -32,6 +32,8 @@ export const validRequests: { readonly [N in MessageName]: RequestOf<N> } = {
   cancelDebit: { debitId: 1 },
   acknowledgeDebit: { debitId: 1 },
   resolveDebit: { debitId: 1, resolution: { kind: 'collected_other_way', method: 'cash' } },
+  getDebitEvidence: { debitId: 1 },
+  resolveUnknownDebit: { debitId: 1, outcome: 'not_applied', by: 'staff 12' },
   getDayReport: { date: '2026-11-23' },
   getOutboxSummary: {},
   listPrinters: {},
