@@ -426,7 +426,6 @@ export class Outbox {
     const profile = this.profile;
     for (const debit of this.store.list({ state: 'pending' })) {
       const held = heldReasonOf(debit);
-      if (held === null && debit.attempts > 0) continue;
       const requestBody = JSON.stringify(
         debitBodyOf(profile, {
           amount: debit.amountCents / 100,
@@ -436,6 +435,11 @@ export class Outbox {
         }),
       );
       if (requestBody === debit.requestBody) continue;
+      // Waiting for a retry: its key may be with the service, with these bytes. Left as it is.
+      if (held === null && debit.attempts > 0) {
+        withheld.push(debit.id);
+        continue;
+      }
       const changed = this.db.transaction(() => {
         const current = this.store.get(debit.id);
         if (current?.state !== 'pending' || current.idempotencyKey !== debit.idempotencyKey) {

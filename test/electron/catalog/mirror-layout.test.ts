@@ -314,7 +314,11 @@ describe('catalogue mirror layout', () => {
     before.connection.exec(`CREATE TABLE catalog_search_next (x INTEGER)`);
     before.close();
 
-    database = openDatabase({ dataDir: dir, schema: kioskSchema });
+    // Migration 11 on its own: later ones (the outbox's) have nothing to do with the index.
+    database = openDatabase({
+      dataDir: dir,
+      schema: { ...kioskSchema, migrations: kioskSchema.migrations.slice(0, 11) },
+    });
     expect(database.migration).toMatchObject({ from: 10, to: 11 });
     expect(entries(database)).toEqual(expected);
     expect(ddl(database)).toContain(`prefix = '1 2 3'`);
