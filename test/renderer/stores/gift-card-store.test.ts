@@ -398,9 +398,27 @@ test('withdrawn over an offline limit when its wait ended: the refusal is shown,
     requestId: request!.requestId,
     lastError: { code: 'OUTBOX_LIMIT_EXCEEDED', message: 'over 50.00 EUR' },
   });
+  // Its first attempt failed before a byte went out: back to pending with that error, while
+  // main's wait is still deciding. Not "stored offline".
+  const failedAttempt = debit({
+    id: 7,
+    amount: 60,
+    state: 'pending',
+    attempts: 1,
+    requestId: request!.requestId,
+    lastError: { code: 'NETWORK_ERROR', message: 'connect ECONNREFUSED' },
+  });
   target.getState().applyEvent({
     type: 'state-changed',
-    debit: withdrawn,
+    debit: failedAttempt,
+    from: 'sending',
+    to: 'pending',
+    reason: 'RETRY_SCHEDULED',
+  });
+  expect(target.getState()).toMatchObject({ debit: null, confirmation: { amount: 60 } });
+  target.getState().applyEvent({
+    type: 'state-changed',
+    debit: { ...withdrawn, updatedAt: '2026-03-14T10:00:01.000Z' },
     from: 'pending',
     to: 'cancelled',
     reason: 'OUTBOX_LIMIT_EXCEEDED',
