@@ -7,6 +7,7 @@ import { useStores } from '../stores/stores-context.tsx';
 import { debitStateKeys } from './debit-state-labels.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { ResolutionActions } from './ResolutionActions.tsx';
+import { UnknownOutcomeActions } from './UnknownOutcomeActions.tsx';
 
 /**
  * Debits the service has not confirmed, and those that ended badly and need a person: each with
@@ -20,6 +21,8 @@ export function PendingDebits() {
   const attention = useKiosk('outbox', (s) => s.attention);
   const busy = useKiosk('outbox', (s) => s.busy);
   const error = useKiosk('outbox', (s) => s.error);
+  const evidence = useKiosk('outbox', (s) => s.evidence);
+  const evidenceLoading = useKiosk('outbox', (s) => s.evidenceLoading);
 
   const row = (debit: DebitView) => {
     const amount = fmt.money(debit.amount);
@@ -53,6 +56,18 @@ export function PendingDebits() {
               {debit.heldReason.message}
             </details>
           </div>
+        )}
+        {debit.heldReason?.code === 'DEBIT_OUTCOME_UNKNOWN' && (
+          <UnknownOutcomeActions
+            debit={debit}
+            evidence={evidence[debit.id]}
+            loading={evidenceLoading === debit.id}
+            busy={busy}
+            onShowEvidence={() => void outbox.getState().loadEvidence(debit.id)}
+            onResolve={(outcome, by) =>
+              void outbox.getState().resolveUnknown(debit.id, outcome, by)
+            }
+          />
         )}
         {isCancellable(debit) && (
           <button

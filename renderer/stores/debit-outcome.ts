@@ -51,3 +51,11 @@ const lostReplyCodes: ReadonlySet<string> = new Set([
 export function mayBeStored(error: IpcError): boolean {
   return lostReplyCodes.has(error.code);
 }
+
+/**
+ * Withdrawn by main when its wait ended over an offline limit, before any byte of it reached the
+ * service: a refusal for the screen (OUTBOX_LIMIT_EXCEEDED, from main's reply), not a cancellation.
+ */
+export function isWithdrawnView(debit: DebitView): boolean {
+  return debit.state === 'cancelled' && debit.lastError?.code === 'OUTBOX_LIMIT_EXCEEDED';
+}

@@ -18,7 +18,7 @@ import {
   type DebitConfirmation,
   localConfirmationStorage,
 } from './debit-confirmation.ts';
-import { mayBeStored, outcomeOf } from './debit-outcome.ts';
+import { isWithdrawnView, mayBeStored, outcomeOf } from './debit-outcome.ts';
 
 /** How long main may wait for the service before replying: most answers come well within it. */
 export const DEBIT_WAIT_MS = 8_000;
@@ -423,6 +423,15 @@ export function createGiftCardStore(
             : view.requestId?.toLowerCase() === sale.confirmation.requestId.toLowerCase();
           if (!ours) continue;
           if (sale.debit && sale.debit.updatedAt > view.updatedAt) return;
+          // Withdrawn over an offline limit when its wait ended (nothing reached the service):
+          // the reply, or asking again, gives that refusal with its limit; "cancelled" would not.
+          if (isWithdrawnView(view)) return;
+          // While its request is in flight, main's wait decides what a debit without its answer
+          // becomes: stored offline (`acceptedOffline`) or refused over an offline limit. An
+          // attempt that failed meanwhile is not that decision: "stored offline" shown on it
+          // was issue 35 (0). The reply says it.
+          const open = view.state === 'pending' || view.state === 'sending';
+          if (sale.sending && open && !view.acceptedOffline && view.lastError !== null) return;
           // A lost reply's debit named by main: stored, and from now on followed by its events.
           sale.debit = view;
           show(sale.confirmation.giftCardId);

@@ -4,9 +4,11 @@ import type { IpcError } from '../../shared/ipc/errors.ts';
 import type { OutboxChanged } from '../../shared/ipc/events.ts';
 import type {
   DayReport,
+  DebitEvidence,
   DebitView,
   OutboxSummaryReply,
   StaffResolutionInput,
+  StaffOutcome,
 } from '../../shared/ipc/gift-cards.ts';
 import { settle } from './call.ts';
 import { coalesce } from './refresh-coalescer.ts';
@@ -25,12 +27,20 @@ export interface OutboxState {
   readonly busy: boolean;
   /** The end-of-day report last asked for (every debit of that local day). */
   readonly dayReport: DayReport | null;
+  /** What the kiosk knows of each debit of unknown outcome staff asked about, by debit id. */
+  readonly evidence: Readonly<Record<number, DebitEvidence>>;
+  /** The debit whose evidence is being read (the card's balance from the service). */
+  readonly evidenceLoading: number | null;
   loadDayReport(date: string): Promise<void>;
   refresh(): Promise<void>;
   sendNow(): Promise<void>;
   cancel(debitId: number): Promise<void>;
   /** Staff record what they did about a debit refused after the fact. */
   resolve(debitId: number, resolution: StaffResolutionInput): Promise<void>;
+  /** Reads what the kiosk knows of a debit of unknown outcome, the card's balance now included. */
+  loadEvidence(debitId: number): Promise<void>;
+  /** Staff's word on a debit of unknown outcome, with who says so (`not_applied`: sent again). */
+  resolveUnknown(debitId: number, outcome: StaffOutcome['outcome'], by: string): Promise<void>;
   applyEvent(event: OutboxChanged): void;
 }
 
@@ -80,6 +90,8 @@ export function createOutboxStore(api: KioskApi, now: () => number = Date.now): 
       error: null,
       busy: false,
       dayReport: null,
+      evidence: {},
+      evidenceLoading: null,
       loadDayReport: async (date) => {
         const reply = await settle(api.getDayReport({ date }));
         set(reply.ok ? { dayReport: reply.value, error: null } : { error: reply.error });
@@ -89,6 +101,31 @@ export function createOutboxStore(api: KioskApi, now: () => number = Date.now): 
       cancel: (debitId) => act(() => settle(api.cancelDebit({ debitId }))),
       resolve: (debitId, resolution) =>
         act(() => settle(api.resolveDebit({ debitId, resolution }))),
+      loadEvidence: async (debitId) => {
+        set({ evidenceLoading: debitId });
+        const reply = await settle(api.getDebitEvidence({ debitId }));
+        set((state) =>
+          reply.ok
+            ? {
+                evidenceLoading: null,
+                error: null,
+                evidence: { ...state.evidence, [debitId]: reply.value },
+              }
+            : { evidenceLoading: null, error: reply.error },
+        );
+      },
+      resolveUnknown: (debitId, outcome, by) =>
+        act(async () => {
+          const reply = await settle(api.resolveUnknownDebit({ debitId, outcome, by }));
+          // Decided: what was shown for it is history, not evidence for a later decision.
+          if (reply.ok) {
+            set((state) => {
+              const { [debitId]: _decided, ...rest } = state.evidence;
+              return { evidence: rest };
+            });
+          }
+          return reply;
+        }),
       applyEvent: (event) => {
         if (event.type === 'sender-paused') {
           set({ senderPaused: { code: event.code, message: event.message } });

@@ -8,7 +8,9 @@ import {
   createKioskServices,
   type WiredKioskServices,
 } from '../../../electron/kiosk/kiosk-services.ts';
+import type { OfflineLimits } from '../../../electron/outbox/limits.ts';
 import { startSandbox } from '../../../sandbox/index.ts';
+import { startServiceLink, type ServiceLink } from './link.ts';
 
 export const RENDERER_DIR = fileURLToPath(new URL('../../../dist/renderer/', import.meta.url));
 export const ADMIN_PIN = '1234';
@@ -27,6 +29,10 @@ export interface KioskOptions {
   readonly dialect?: 'default' | 'alternate';
   /** The integration profile file the kiosk is deployed with (KIOSK_API_PROFILE). */
   readonly profileFile?: string;
+  /** The kiosk reaches the service through a TCP link the test can cut (`RunningKiosk.link`). */
+  readonly link?: boolean;
+  /** The outbox's offline limits (default: the kiosk's defaults). */
+  readonly limits?: Partial<OfflineLimits>;
 }
 
 export interface RunningKiosk {
@@ -37,6 +43,8 @@ export interface RunningKiosk {
   readonly services: WiredKioskServices;
   /** The kiosk's data directory (its settings file, database). */
   readonly dataDir: string;
+  /** The link between the kiosk and the service, when `link` was asked for. */
+  readonly link?: ServiceLink;
   close(): Promise<void>;
 }
 
@@ -55,9 +63,11 @@ export async function startKiosk(options: KioskOptions = {}): Promise<RunningKio
   const account = sandbox.accounts.find((candidate) => candidate.email === email);
   if (!account) throw new Error(`the sandbox has no account ${email}`);
   const dataDir = await mkdtemp(join(tmpdir(), 'kiosk-e2e-'));
+  const link = options.link ? await startServiceLink(sandbox.baseUrl) : undefined;
   const services = await createKioskServices({
     dataDir,
-    api: { baseUrl: sandbox.baseUrl, demo: true },
+    api: { baseUrl: link?.url ?? sandbox.baseUrl, demo: true },
+    ...(options.limits ? { limits: options.limits } : {}),
     credentials: fixedCredentials(account, 'sandbox'),
     host: 'browser',
     adminPin: ADMIN_PIN,
@@ -90,9 +100,11 @@ export async function startKiosk(options: KioskOptions = {}): Promise<RunningKio
     sandboxUrl: sandbox.baseUrl,
     services,
     dataDir,
+    ...(link ? { link } : {}),
     async close() {
       await host.close();
       await services.close();
+      await link?.close();
       await sandbox.close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -377,6 +377,58 @@ test('refused before anything was stored: shown, forgotten, and the next press i
   expect(second?.requestId).not.toBe(first?.requestId);
 });
 
+test('withdrawn over an offline limit when its wait ended: the refusal is shown, even when the event comes before the reply', async () => {
+  // Main withdraws the row (cancelled, OUTBOX_LIMIT_EXCEEDED) and emits that before its reply,
+  // the refusal, reaches the screen: "cancelled" would not say that nothing was taken, nor why.
+  const refusal: IpcError = { code: 'OUTBOX_LIMIT_EXCEEDED', message: 'over 50.00 EUR' };
+  let answer: (result: IpcResult<DebitGiftCardReply>) => void = () => undefined;
+  const kiosk = fakeKiosk({
+    getGiftCard: cardFor,
+    debitGiftCard: () => new Promise((resolve) => (answer = resolve)),
+  });
+  const storage = keptIn();
+  const target = start(kiosk, storage);
+  const submitted = confirm(target, '60');
+  await vi.advanceTimersByTimeAsync(0);
+  const [request] = kiosk.callsOf('debitGiftCard');
+  const withdrawn = debit({
+    id: 7,
+    amount: 60,
+    state: 'cancelled',
+    requestId: request!.requestId,
+    lastError: { code: 'OUTBOX_LIMIT_EXCEEDED', message: 'over 50.00 EUR' },
+  });
+  // Its first attempt failed before a byte went out: back to pending with that error, while
+  // main's wait is still deciding. Not "stored offline".
+  const failedAttempt = debit({
+    id: 7,
+    amount: 60,
+    state: 'pending',
+    attempts: 1,
+    requestId: request!.requestId,
+    lastError: { code: 'NETWORK_ERROR', message: 'connect ECONNREFUSED' },
+  });
+  target.getState().applyEvent({
+    type: 'state-changed',
+    debit: failedAttempt,
+    from: 'sending',
+    to: 'pending',
+    reason: 'RETRY_SCHEDULED',
+  });
+  expect(target.getState()).toMatchObject({ debit: null, confirmation: { amount: 60 } });
+  target.getState().applyEvent({
+    type: 'state-changed',
+    debit: { ...withdrawn, updatedAt: '2026-03-14T10:00:01.000Z' },
+    from: 'pending',
+    to: 'cancelled',
+    reason: 'OUTBOX_LIMIT_EXCEEDED',
+  });
+  answer(fail(refusal));
+  await submitted;
+  expect(target.getState()).toMatchObject({ debit: null, debitError: refusal, amount: '60' });
+  expect(storage.kept.size).toBe(0);
+});
+
 test('the kiosk’s storage: one key per card, reread after a reload, the old single key moved', () => {
   const storage = localConfirmationStorage();
   const a: DebitConfirmation = {
