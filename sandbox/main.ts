@@ -5,12 +5,12 @@ import { startSandbox } from './index.ts';
 
 /**
  * `node sandbox/main.ts --port <p> [--seed <n>] [--products <n>] [--control] [--token-ttl <s>]
- *  [--activity-interval <ms>] [--dialect default|alternate] [--empty-usages]`
+ *  [--activity-interval <ms>] [--dialect default|alternate|minimal] [--empty-usages]`
  * Prints exactly one JSON line on stdout once listening (the base URL and the seeded accounts);
  * everything else, logs included, goes to stderr. A bad flag exits with code 2.
  */
 
-const usage = `usage: node sandbox/main.ts [--port <p>] [--seed <n>] [--products <n>] [--control] [--token-ttl <seconds>] [--activity-interval <ms>] [--dialect default|alternate] [--empty-usages]
+const usage = `usage: node sandbox/main.ts [--port <p>] [--seed <n>] [--products <n>] [--control] [--token-ttl <seconds>] [--activity-interval <ms>] [--dialect default|alternate|minimal] [--empty-usages]
   --port               TCP port on 127.0.0.1 (0, the default, picks a free one)
   --seed               seed of the demo data (default 1)
   --products           catalogue size (default: the demo catalogue)
@@ -18,7 +18,9 @@ const usage = `usage: node sandbox/main.ts [--port <p>] [--seed <n>] [--products
   --token-ttl          token lifetime in seconds (default 900)
   --activity-interval  advance the simulated store activity one step every <ms> milliseconds
   --dialect            how the records, parameters and debit body the spec leaves 'not shown' are
-                       shaped: default (shared/api) or alternate (sandbox/dialects/alternate.profile.json)
+                       shaped: default (shared/api), alternate (sandbox/dialects/alternate.profile.json)
+                       or minimal (only what the spec shows, unknown parameters refused:
+                       sandbox/dialects/minimal.profile.json)
   --empty-usages       every gift card answers an empty usage list (debits still applied), as many
                        real services do`;
 

@@ -90,7 +90,10 @@ export async function runChangeFeed(
   }
   const until = window.nextSince;
 
-  // Item changes without `productId`: the mirror knows the item's product, else the item route.
+  // Item changes without `productId`: the mirror knows the item's product, else the item route
+  // (when the service names the product there: the spec's item entry does not), else the
+  // catalogue's `updatedSince` pass below, whose entries carry their items, finds it.
+  let sweep = false;
   for (const itemId of orphanItems) {
     const known = mirror.live.productOfItem(itemId);
     if (known !== undefined) {
@@ -99,7 +102,8 @@ export async function runChangeFeed(
     }
     try {
       const item = await source.getProductItem({ params: { itemId } }, callOptions);
-      if (!products.has(item.productId)) products.set(item.productId, 'refetch');
+      if (item.productId === undefined) sweep = true;
+      else if (!products.has(item.productId)) products.set(item.productId, 'refetch');
     } catch (error) {
       // Gone already: its product's own change (or the next full sync) tells the rest.
       if (!(error instanceof NotFound)) throw error;
@@ -113,7 +117,7 @@ export async function runChangeFeed(
   );
   let productsRefetched = 0;
   progress.phase('apply', { productsTotal: pending.size });
-  if (pending.size > 0) {
+  if (pending.size > 0 || sweep) {
     for (const displayedOnline of catalogViews) {
       for (let page = 1; ; page += 1) {
         const reply = await source.listCatalogProducts(

@@ -1,6 +1,6 @@
 import type { OperationName } from '../../shared/api/operations.ts';
 
-export const dialectNames = ['default', 'alternate'] as const;
+export const dialectNames = ['default', 'alternate', 'minimal'] as const;
 export type DialectName = (typeof dialectNames)[number];
 
 /**

@@ -273,7 +273,7 @@ export const operations = {
     reply: { json: CharacteristicValuesReply },
     errors: detailErrors,
     pagination: 'list',
-    notShown: { query: true, reply: { shape: 'list', identity: 'id' } },
+    notShown: { query: true, reply: { shape: 'list', identity: 'none' } },
   }),
   listShops: defineOperation({
     operationId: 'listShops',

@@ -67,11 +67,16 @@ export const ProductDetailQuery = z
       'Parameters of the detail are not shown; we assume include (the list values plus items) and shopId.',
   });
 
-/** A physical item out of the product routes: the item entry plus the product it belongs to. */
-export const ProductItem = ItemEntry.extend({ productId: Id }).meta({
+/**
+ * A physical item out of the item routes: the spec's item entry, and nothing more required. The
+ * entry's own fields are checked as the catalogue checks them; members the service adds are
+ * dropped, except `productId`, kept when the service sends one (the sandbox's default dialect
+ * does): the change feed uses it to find an item's product, and does without it.
+ */
+export const ProductItem = z.object({ ...ItemEntry.shape, productId: Id.optional() }).meta({
   id: 'ProductItem',
   'x-assumption':
-    'Item routes are not detailed; we assume the catalogue item entry plus productId.',
+    'Item routes are not detailed; the identifier provenance line says they return items, so we require the catalogue item entry. productId is read when present, never required.',
 });
 export type ProductItem = z.infer<typeof ProductItem>;
 

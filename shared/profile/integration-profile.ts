@@ -125,6 +125,33 @@ export const IntegrationProfile = z
             description:
               'The query parameter that asks a gift card for its usages (`include=usages`); null when they always come.',
           }),
+        customerContact: z
+          .strictObject({ name: z.string().min(1), value: z.string().min(1) })
+          .nullable()
+          .default({ name: 'include', value: 'contact' })
+          .meta({
+            description:
+              "The query parameter that asks a customer for its contact data (the sandbox's `include=contact`; not shown); null when the service takes none (it is then never sent, and contact data is whatever the service returns).",
+          }),
+        customerHistory: z
+          .strictObject({
+            name: z.string().min(1),
+            families: z.strictObject({
+              sales: z.string().min(1).nullable(),
+              orders: z.string().min(1).nullable(),
+              sav: z.string().min(1).nullable(),
+              credits: z.string().min(1).nullable(),
+            }),
+          })
+          .nullable()
+          .default({
+            name: 'include',
+            families: { sales: 'sales', orders: 'orders', sav: 'sav', credits: 'credits' },
+          })
+          .meta({
+            description:
+              "The query parameter that chooses the families of a customer's history, and each family's value (the spec names the `include` of history but not its values); null when the service takes none (the history is then asked without it). A family whose value is null is never asked for.",
+          }),
         customerSearch: z
           .strictObject({
             lastName: ParameterName,

@@ -51,21 +51,25 @@ export function customerHandlers({
         hasNextPage: hasNextPageOf(reply),
       };
     },
-    getCustomer: async (request) =>
-      customerEntryOf(
+    getCustomer: async (request) => {
+      // Not shown: the contact parameter is the profile's, and none is sent when it names none.
+      const contact = profile().parameters.customerContact;
+      return customerEntryOf(
         profile(),
         await client.getCustomer({
           params: { customerId: request.customerId },
-          query: request.includeContact ? { include: 'contact' } : {},
+          query:
+            request.includeContact && contact !== null ? { [contact.name]: contact.value } : {},
         }),
-      ),
+      );
+    },
     getCustomerHistory: async (request) =>
       viewOf(
         profile(),
         'customerHistory',
         await client.getCustomerHistory({
           params: { customerId: request.customerId },
-          query: request.families === undefined ? {} : { include: request.families.join(',') },
+          query: historyQuery(profile(), request.families),
         }),
       ),
     listCustomerCredits: async (request) => {
@@ -90,4 +94,22 @@ export function customerHandlers({
       return { data: credits, hasNextPage: hasNextPageOf(reply) };
     },
   };
+}
+
+/**
+ * The history's family choice under the profile's names: `include` is the spec's word, its
+ * values are not shown. Families the service does not name are left out; when none is left (or
+ * the profile says the service takes no choice), the history is asked without one.
+ */
+function historyQuery(
+  profile: IntegrationProfile,
+  families: readonly string[] | undefined,
+): Record<string, string> {
+  const choice = profile.parameters.customerHistory;
+  if (families === undefined || choice === null) return {};
+  const values = families.flatMap((family) => {
+    const value = (choice.families as Readonly<Record<string, string | null>>)[family];
+    return value === undefined || value === null ? [] : [value];
+  });
+  return values.length === 0 ? {} : { [choice.name]: values.join(',') };
 }

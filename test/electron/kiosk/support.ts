@@ -39,7 +39,9 @@ export async function startKioskFixture(
     readonly email?: string;
     readonly logger?: Logger;
     /** How the sandbox shapes what the spec does not show (default: its default dialect). */
-    readonly dialect?: 'default' | 'alternate';
+    readonly dialect?: 'default' | 'alternate' | 'minimal';
+    /** Every line of the sandbox's log (its request log says each reply's status). */
+    readonly sandboxLog?: (line: string) => void;
     readonly services?: Partial<Omit<KioskServicesOptions, 'dataDir' | 'api' | 'credentials'>>;
   } = {},
 ): Promise<KioskFixture> {
@@ -50,6 +52,7 @@ export async function startKioskFixture(
     control: true,
     dialect: options.dialect ?? 'default',
     log: (line: string) => {
+      options.sandboxLog?.(line);
       if (line.includes('"msg":"request"')) requests += 1;
     },
   });
