@@ -554,10 +554,7 @@ function report(
     const reading = readings.find((r) => r.operationId === operation.operationId);
     if (reading === undefined || reading.outcome !== 'ok') continue;
     for (const kind of reading.records.keys())
-      for (const [field, spec] of Object.entries(recordKinds[kind].fields) as [
-        string,
-        FieldSpec,
-      ][]) {
+      for (const spec of Object.values(recordKinds[kind].fields) as FieldSpec[]) {
         if (spec.type !== 'list') continue;
         const nested = spec.of as RecordKind;
         if (sampled.has(nested) || operation.values.some((v) => v.record === nested)) continue;
