@@ -14,7 +14,7 @@ import {
   resolveField,
   scalarLeaves,
   typeOf,
-  UNDECIDED,
+  undecidedDebitSlots,
 } from '../../shared/profile/index.ts';
 import { MAX_PAGE_SIZE } from '../../shared/api/primitives.ts';
 import type { OperationName } from '../../shared/api/operations.ts';
@@ -414,13 +414,6 @@ const SAV_LOG_LIMIT = 100;
  */
 function customerQuery(_profile: IntegrationProfile): Record<string, string> {
   return { include: 'contact' };
-}
-
-/** The debit body's slots a person must still decide (`"?"` anywhere in a path). */
-export function undecidedDebitSlots(profile: IntegrationProfile): string[] {
-  return (Object.entries(profile.giftCardDebit.body) as [string, string | null][])
-    .filter(([, path]) => path !== null && path.split('.').includes(UNDECIDED))
-    .map(([slot]) => `giftCardDebit.body.${slot}`);
 }
 
 function failed(operationId: string, error: CommerceApiError): Reading {
