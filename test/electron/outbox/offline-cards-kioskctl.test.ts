@@ -83,9 +83,11 @@ describe.each(ways)('%s', (_, way, env) => {
     // Stored offline: committed (0); with --wait, the wait ends with it pending, not applied (9).
     const accepted = await enqueue('gc_read_earlier', '4', way, env);
     expect(accepted.code).toBe(
-      way.includes('--wait') ? outboxExitCodes.notApplied : outboxExitCodes.ok,
+      (way as readonly string[]).includes('--wait')
+        ? outboxExitCodes.notApplied
+        : outboxExitCodes.ok,
     );
-    if (way.includes('--wait')) {
+    if ((way as readonly string[]).includes('--wait')) {
       expect(accepted.error?.code).toBe('DEBIT_NOT_APPLIED');
       expect(accepted.error?.message).toMatch(/still pending \(stored offline/);
     }
