@@ -30,12 +30,18 @@ export const contractExitCodes = {
   incomplete: 9,
   /** import: the vendor's document differs from what the kiosk assumes. */
   differs: 10,
+  /** check: the service refused a read the kiosk makes (a 4xx: a parameter, a scope, a route). */
+  readRefused: 11,
 } as const;
 
 export const contractUsage = `usage:
-  kioskctl [global flags] contract check [--json]
-      calls every read operation the kiosk uses (ids from the list routes, nothing written) and
-      says, for each value the integration profile reads, where it was found or why not
+  kioskctl [global flags] contract check [--gift-card <id>] [--customer <id>] [--sale <id>] [--json]
+      calls every read operation the kiosk makes, with the parameters the kiosk sends (ids from
+      the list routes, or those given; nothing written) and says, for each value the integration
+      profile reads, where it was found or why not. A value the service gave no example of (a
+      card with no usages, an empty list) is "not checked" and does not fail the check: point it
+      at records that have them with --gift-card, --customer, --sale. The debit body template is
+      checked without sending a debit: no slot may be "?".
   kioskctl [global flags] contract import <vendor-openapi.json|yaml> [--write-profile <file>]
                                           [--allow-local-refs] [--json]
       compares the vendor's OpenAPI 3.0 document with the kiosk's assumptions; --write-profile
@@ -52,7 +58,9 @@ usages read on a card that has some, through that profile, let the outbox take "
 for "never applied"; otherwise a debit whose reply was lost is held for a person.
 
 exit codes: 0 everything the kiosk needs resolves / no difference, 2 refused locally,
-            3 API error, 4 network, 9 CONTRACT_INCOMPLETE (check), 10 CONTRACT_DIFFERS (import)
+            3 API error, 4 network, 9 CONTRACT_INCOMPLETE (check: a needed value missing, or the
+            debit body undecided), 10 CONTRACT_DIFFERS (import), 11 CONTRACT_READ_REFUSED (check:
+            the service answered a read the kiosk makes with a 4xx; wins over 9)
 `;
 
 export interface ContractCommandContext {
@@ -63,6 +71,9 @@ const options = {
   json: { type: 'boolean' },
   'write-profile': { type: 'string' },
   'allow-local-refs': { type: 'boolean' },
+  'gift-card': { type: 'string' },
+  customer: { type: 'string' },
+  sale: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -95,7 +106,11 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
         logger: loggerFor(globals, io, 'kioskctl.contract'),
       });
       try {
-        const report = await checkContract(client, profile);
+        const report = await checkContract(client, profile, undefined, {
+          giftCardId: nonEmpty(values['gift-card'], '--gift-card'),
+          customerId: nonEmpty(values.customer, '--customer'),
+          saleId: nonEmpty(values.sale, '--sale'),
+        });
         io.stdout(
           values.json
             ? `${JSON.stringify({ ...report, profile: profileReport(loaded) })}\n`
@@ -117,9 +132,23 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
             db.close();
           }
         }
-        if (!report.ok) {
+        if (report.refused.length > 0) {
           io.stderr(
-            `${JSON.stringify({ error: { code: 'CONTRACT_INCOMPLETE', message: `not found with profile "${profile.name}": ${report.missingNeeded.join(', ')}` } })}\n`,
+            `${JSON.stringify({ error: { code: 'CONTRACT_READ_REFUSED', message: `the service refused reads the kiosk makes: ${report.refused.join(', ')}` } })}\n`,
+          );
+          return contractExitCodes.readRefused;
+        }
+        if (!report.ok) {
+          const problems = [
+            ...(report.missingNeeded.length > 0
+              ? [`not found with profile "${profile.name}": ${report.missingNeeded.join(', ')}`]
+              : []),
+            ...(report.debitBodyUndecided.length > 0
+              ? [`debit body undecided ("?"): ${report.debitBodyUndecided.join(', ')}`]
+              : []),
+          ];
+          io.stderr(
+            `${JSON.stringify({ error: { code: 'CONTRACT_INCOMPLETE', message: problems.join('; ') } })}\n`,
           );
         }
         return report.ok ? exitCodes.ok : contractExitCodes.incomplete;
@@ -128,6 +157,9 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
       }
     }
     case 'import': {
+      for (const flag of ['gift-card', 'customer', 'sale'] as const)
+        if (values[flag] !== undefined)
+          throw new CommandError('USAGE', `--${flag} is for contract check`);
       const [document, ...extra] = rest;
       if (document === undefined)
         throw new CommandError('USAGE', 'missing the vendor document: contract import <file>');
@@ -159,6 +191,12 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
   }
 }
 
+function nonEmpty(value: string | undefined, flag: string): string | undefined {
+  if (value !== undefined && value.trim() === '')
+    throw new CommandError('USAGE', `${flag} needs an id`);
+  return value;
+}
+
 function formatReport(report: ContractReport, loaded: LoadedProfile): string {
   const from = loaded.path === null ? loaded.source : `${loaded.source}: ${loaded.path}`;
   const lines = [`profile: ${report.profileName} (${from})   checked at ${report.checkedAt}`, ''];
@@ -172,11 +210,19 @@ function formatReport(report: ContractReport, loaded: LoadedProfile): string {
       lines.push(`    not used by the profile: ${operation.unusedFields.join(', ')}`);
   }
   lines.push('');
-  lines.push(
-    report.ok
-      ? 'everything the kiosk needs resolves'
-      : `MISSING (the kiosk needs them): ${report.missingNeeded.join(', ')}`,
-  );
+  if (report.notChecked.length > 0)
+    lines.push(
+      `not checked: the service returned no example of ${report.notChecked.join(', ')} (--gift-card, --customer, --sale point the check at records that have them)`,
+    );
+  if (report.refused.length > 0)
+    lines.push(`REFUSED (reads the kiosk makes): ${report.refused.join(', ')}`);
+  if (report.debitBodyUndecided.length > 0)
+    lines.push(
+      `DEBIT BODY UNDECIDED (no debit is sent with this profile): ${report.debitBodyUndecided.join(', ')}`,
+    );
+  if (report.missingNeeded.length > 0)
+    lines.push(`MISSING (the kiosk needs them): ${report.missingNeeded.join(', ')}`);
+  if (report.ok) lines.push('everything the kiosk needs resolves');
   return `${lines.join('\n')}\n`;
 }
 

@@ -102,7 +102,7 @@ import {
  * kiosk-settings.json applies here (the shop, else KIOSK_SHOP_ID).
  *
  * Exit codes (kioskctl's 0-5, plus three of the outbox's own):
- *   0  done (enqueue: committed; --wait: applied, or stored offline when the wait ended)
+ *   0  done (enqueue: committed; --wait: applied)
  *   1  unexpected internal error
  *   2  refused locally: bad flag, bad amount, unknown id, missing configuration, a request id
  *      reused for another debit; nothing stored
@@ -124,6 +124,9 @@ import {
  *      (the kiosk app) holds the sender lease
  *   8  storage: the data directory cannot be used; the database is empty, not SQLite, damaged or
  *      from a newer build; or the disk is full (nothing is re-created over it)
+ *   9  enqueue --wait: the wait ended and the debit is not applied but still open (held for a
+ *      person or its body/scope, or pending: stored offline, waiting for a retry); stderr says
+ *      why, with the service's answer (DEBIT_NOT_APPLIED). A first-debit check passes on 0 only.
  */
 
 export const outboxExitCodes = {
@@ -131,6 +134,12 @@ export const outboxExitCodes = {
   notAccepted: 6,
   conflict: 7,
   storage: 8,
+  /**
+   * enqueue --wait: the wait ended with the debit not applied but still open: held for its body,
+   * scope or an unknown outcome, or pending (stored offline, waiting for a retry). The service's
+   * answer is said on stderr (DEBIT_NOT_APPLIED).
+   */
+  notApplied: 9,
 } as const;
 
 export interface OutboxCommandContext {
@@ -215,7 +224,8 @@ that sends says which ("profile")
       the refused ones
 exit codes: 0 ok, 1 unexpected, 2 refused locally, 3 API refused, 4 no answer in time,
             5 contract violation, 6 not accepted (offline limit / offline / card checks),
-            7 not now, 8 storage
+            7 not now, 8 storage, 9 enqueue --wait ended with the debit held or pending (not
+            applied; stderr says the service's answer)
 `;
 
 /** Runs `kioskctl outbox <command> ...` (`argv` is kioskctl's, as typed). */
@@ -342,9 +352,12 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
           // Over an offline limit without its answer: withdrawn (exit 6) while nothing of it
           // reached the service, else OUTBOX_ANSWER_AWAITED (exit 4); never "accepted".
           const outcome = await outbox.awaitAnswer(debit.id, waitMs);
-          if (!outcome.settled) return outboxExitCodes.ok;
           io.stdout(`${JSON.stringify({ outcome: debitView(outcome.debit) })}\n`);
-          return outcome.debit.state === 'applied' ? outboxExitCodes.ok : outboxExitCodes.apiError;
+          if (outcome.debit.state === 'applied') return outboxExitCodes.ok;
+          if (isTerminal(outcome.debit.state)) return outboxExitCodes.apiError;
+          // Open still: held, or waiting. Never presented as done: say why, in the service's words.
+          io.stderr(`${JSON.stringify({ error: notAppliedError(outcome.debit) })}\n`);
+          return outboxExitCodes.notApplied;
         } finally {
           await sender.stop();
         }
@@ -500,6 +513,32 @@ function parseRequestId(text: string | undefined): string | undefined {
   if (!DebitRequestId.safeParse(text).success)
     throw new CommandError('USAGE', `--request-id expects a UUID v4, got "${text}"`);
   return text.toLowerCase();
+}
+
+/** Why a debit the wait ended on is not applied: its held reason, or the last answer it had. */
+function notAppliedError(debit: OutboxDebit): {
+  code: 'DEBIT_NOT_APPLIED';
+  message: string;
+  heldReason: string | null;
+  lastErrorCode: string | null;
+  lastErrorMessage: string | null;
+} {
+  const held = heldReasonOf(debit);
+  const answer =
+    debit.lastErrorCode === null
+      ? 'no answer from the service yet'
+      : `the service answered ${debit.lastErrorCode}${debit.lastErrorMessage ? `: ${debit.lastErrorMessage}` : ''}`;
+  const message =
+    held !== null
+      ? `debit ${debit.id} is held (${held.code}), not applied: ${answer}`
+      : `debit ${debit.id} is still pending (stored offline, ${debit.attempts} attempt${debit.attempts === 1 ? '' : 's'}), not applied: ${answer}`;
+  return {
+    code: 'DEBIT_NOT_APPLIED',
+    message,
+    heldReason: held?.code ?? null,
+    lastErrorCode: debit.lastErrorCode,
+    lastErrorMessage: debit.lastErrorMessage,
+  };
 }
 
 function drainExitCode(report: DrainReport, untilEmpty: boolean): number {

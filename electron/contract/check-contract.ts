@@ -14,7 +14,9 @@ import {
   resolveField,
   scalarLeaves,
   typeOf,
+  undecidedDebitSlots,
 } from '../../shared/profile/index.ts';
+import { MAX_PAGE_SIZE } from '../../shared/api/primitives.ts';
 import type { OperationName } from '../../shared/api/operations.ts';
 import { type CommerceApiClient, type CommerceApiError, isCommerceApiError } from '../api/index.ts';
 import { suggestionsFor } from './suggestions.ts';
@@ -30,10 +32,16 @@ import { suggestionsFor } from './suggestions.ts';
 export type ContractClient = Pick<
   CommerceApiClient,
   | 'ping'
+  | 'listCatalogProducts'
+  | 'listCatalogChanges'
+  | 'listProductItems'
+  | 'listProductItemsOfProduct'
+  | 'getProductItem'
   | 'listShops'
   | 'listCategories'
   | 'listProductTypes'
   | 'listCharacteristics'
+  | 'listCharacteristicValues'
   | 'listSales'
   | 'getSale'
   | 'getSaleInvoice'
@@ -41,14 +49,24 @@ export type ContractClient = Pick<
   | 'getSav'
   | 'getSavLog'
   | 'listCustomers'
+  | 'searchCustomers'
   | 'getCustomer'
   | 'getCustomerHistory'
   | 'listCustomerCredits'
   | 'getGiftCard'
 >;
 
+/** Records the integrator points the check at (`--gift-card`, `--customer`, `--sale`). */
+export interface CheckTargets {
+  readonly giftCardId?: string | undefined;
+  readonly customerId?: string | undefined;
+  readonly saleId?: string | undefined;
+}
+
 /** Records read per list: enough to see a field present on some and absent on others. */
 const SAMPLE = 5;
+/** The change-feed window read: the last day, as a kiosk a day behind reads it. */
+const CHANGE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** What one operation answered, and the records of each kind found in its reply. */
 interface Reading {
@@ -63,27 +81,31 @@ export async function checkContract(
   client: ContractClient,
   profile: IntegrationProfile,
   now: () => Date = () => new Date(),
+  targets: CheckTargets = {},
 ): Promise<ContractReport> {
   const readings: Reading[] = [];
-  const paging = (operationId: OperationName) =>
-    pagingQuery(profile, operationId, { page: 1, limit: SAMPLE });
+  // The query each list gets is the kiosk's own: the paging parameters under the profile's names
+  // (none on a list the profile marks unpaged), the page size the kiosk asks for.
+  const paging = (operationId: OperationName, limit = SAMPLE) =>
+    pagingQuery(profile, operationId, { page: 1, limit });
   const read = async <T>(
     operationId: string,
-    kind: RecordKind,
+    kind: RecordKind | null,
     call: () => Promise<T>,
     recordsOf: (reply: T) => readonly unknown[],
   ): Promise<readonly unknown[]> => {
     try {
       const reply = await call();
-      const records = recordsOf(reply).slice(0, SAMPLE);
+      const all = recordsOf(reply);
+      const records = all.slice(0, SAMPLE);
       readings.push({
         operationId,
         outcome: 'ok',
         status: 200,
-        note: records.length === 0 ? 'no record to read' : null,
-        records: withNested(profile, kind, records),
+        note: all.length === 0 ? 'no record to read' : null,
+        records: kind === null ? new Map() : withNested(profile, kind, records),
       });
-      return records;
+      return all;
     } catch (error) {
       if (!isCommerceApiError(error)) throw error;
       readings.push(failed(operationId, error));
@@ -98,8 +120,76 @@ export async function checkContract(
     const value = readPath(record, name).value;
     return typeof value === 'string' && value !== '' ? value : undefined;
   };
+  const firstId = (records: readonly unknown[], name: 'id' | 'uuid') =>
+    records.map((record) => idOf(record, name)).find((id) => id !== undefined);
 
   await read('ping', 'ping', () => client.ping(), single);
+
+  // ---- the catalogue, as the sync reads it: the probe of each view, a change-feed window ----
+  const products = await read(
+    'listCatalogProducts',
+    null,
+    () =>
+      client.listCatalogProducts({
+        query: { page: 1, limit: MAX_PAGE_SIZE, displayedOnline: true },
+      }),
+    listed,
+  );
+  await read(
+    'listCatalogProducts',
+    null,
+    () =>
+      client.listCatalogProducts({
+        query: { page: 1, limit: MAX_PAGE_SIZE, displayedOnline: false },
+      }),
+    listed,
+  );
+  await read(
+    'listCatalogChanges',
+    null,
+    () =>
+      client.listCatalogChanges({
+        query: {
+          since: new Date(now().getTime() - CHANGE_WINDOW_MS).toISOString(),
+          limit: MAX_PAGE_SIZE,
+          page: 1,
+        },
+      }),
+    (reply) => reply.changes,
+  );
+
+  // ---- the item routes, on a product and an item of the catalogue ----
+  const productId = firstId(products, 'uuid');
+  const itemId = products
+    .flatMap((product) => {
+      const items = readPath(product, 'items').value;
+      return Array.isArray(items) ? items : [];
+    })
+    .map((item) => idOf(item, 'uuid'))
+    .find((id) => id !== undefined);
+  await read(
+    'listProductItems',
+    null,
+    () => client.listProductItems({ query: paging('listProductItems') }),
+    listed,
+  );
+  if (productId === undefined) skip('listProductItemsOfProduct', 'no product in the catalogue');
+  else
+    await read(
+      'listProductItemsOfProduct',
+      null,
+      () =>
+        client.listProductItemsOfProduct({
+          params: { productId },
+          query: paging('listProductItemsOfProduct'),
+        }),
+      listed,
+    );
+  if (itemId === undefined) skip('getProductItem', 'no item in the catalogue');
+  else
+    await read('getProductItem', null, () => client.getProductItem({ params: { itemId } }), single);
+
+  // ---- referentials ----
   await read('listShops', 'shop', () => client.listShops({ query: paging('listShops') }), listed);
   await read(
     'listCategories',
@@ -113,20 +203,44 @@ export async function checkContract(
     () => client.listProductTypes({ query: paging('listProductTypes') }),
     listed,
   );
-  await read(
+  const characteristics = await read(
     'listCharacteristics',
     'characteristic',
     () => client.listCharacteristics({ query: paging('listCharacteristics') }),
     listed,
   );
+  const characteristicId = firstId(characteristics, 'id');
+  if (characteristicId === undefined)
+    skip('listCharacteristicValues', 'no characteristic listed to read');
+  else
+    await read(
+      'listCharacteristicValues',
+      null,
+      () =>
+        client.listCharacteristicValues({
+          params: { characteristicId },
+          query: paging('listCharacteristicValues'),
+        }),
+      listed,
+    );
 
-  const sales = await read(
-    'listSales',
-    'sale',
-    () => client.listSales({ query: paging('listSales') }),
-    listed,
-  );
-  const saleIds = sales.map((sale) => idOf(sale, 'uuid')).filter((id) => id !== undefined);
+  // ---- sales ----
+  const sales =
+    targets.saleId === undefined
+      ? await read(
+          'listSales',
+          'sale',
+          () => client.listSales({ query: paging('listSales') }),
+          listed,
+        )
+      : [];
+  const saleIds =
+    targets.saleId === undefined
+      ? sales
+          .slice(0, SAMPLE)
+          .map((sale) => idOf(sale, 'uuid'))
+          .filter((id) => id !== undefined)
+      : [targets.saleId];
   if (saleIds[0] === undefined) {
     skip('getSale', 'no sale listed to read');
     skip('getSaleInvoice', 'no sale listed to read');
@@ -155,16 +269,17 @@ export async function checkContract(
         break;
       }
     }
-    if (!invoiced) skip('getSaleInvoice', 'none of the sales listed has an invoice');
+    if (!invoiced) skip('getSaleInvoice', 'none of the sales read has an invoice');
   }
 
+  // ---- after-sales: the log as the SAV screen reads it (up to 100 entries) ----
   const cases = await read(
     'listSav',
     'sav',
     () => client.listSav({ query: paging('listSav') }),
     listed,
   );
-  const savId = cases.map((sav) => idOf(sav, 'uuid')).find((id) => id !== undefined);
+  const savId = firstId(cases, 'uuid');
   if (savId === undefined) {
     skip('getSav', 'no SAV case listed to read');
     skip('getSavLog', 'no SAV case listed to read');
@@ -173,30 +288,81 @@ export async function checkContract(
     await read(
       'getSavLog',
       'savLogEntry',
-      () => client.getSavLog({ params: { savId }, query: paging('getSavLog') }),
+      () => client.getSavLog({ params: { savId }, query: paging('getSavLog', SAV_LOG_LIMIT) }),
       listed,
     );
   }
 
-  const customers = await read(
-    'listCustomers',
-    'customer',
-    () => client.listCustomers({ query: paging('listCustomers') }),
-    listed,
-  );
-  const customerIds = customers.map((c) => idOf(c, 'uuid')).filter((id) => id !== undefined);
-  let giftCardId: string | undefined;
+  // ---- customers ----
+  const customers =
+    targets.customerId === undefined
+      ? await read(
+          'listCustomers',
+          'customer',
+          () => client.listCustomers({ query: paging('listCustomers') }),
+          listed,
+        )
+      : [];
+  const customerIds =
+    targets.customerId === undefined
+      ? customers
+          .slice(0, SAMPLE)
+          .map((c) => idOf(c, 'uuid'))
+          .filter((id) => id !== undefined)
+      : [targets.customerId];
+  let giftCardId = targets.giftCardId;
   if (customerIds[0] === undefined) {
-    for (const operationId of ['getCustomer', 'getCustomerHistory', 'listCustomerCredits'])
+    for (const operationId of [
+      'getCustomer',
+      'searchCustomers',
+      'getCustomerHistory',
+      'listCustomerCredits',
+    ])
       skip(operationId, 'no customer listed to read');
   } else {
     const customerId = customerIds[0];
-    await read(
+    const [customer] = await read(
       'getCustomer',
       'customer',
-      () => client.getCustomer({ params: { customerId }, query: { include: 'contact' } }),
+      () => client.getCustomer({ params: { customerId }, query: customerQuery(profile) }),
       single,
     );
+    // The search as the customer screen sends it: the spec's `email` and `matchMode`, and each
+    // criterion the profile names, filled from the customer just read.
+    const criterion = (field: string) => {
+      const found = resolveField(
+        customer,
+        locationOf(profile, 'customer', field),
+        recordKinds.customer.fields[field as keyof typeof recordKinds.customer.fields],
+      );
+      return found.status === 'found' && typeof found.value === 'string' ? found.value : undefined;
+    };
+    const email = criterion('email');
+    if (email === undefined) skip('searchCustomers', 'the customer read has no email to search');
+    else {
+      const names = profile.parameters.customerSearch;
+      const criteria = (['lastName', 'firstName', 'phone', 'postalCode'] as const).flatMap(
+        (field) => {
+          const name = names[field];
+          const value = criterion(field);
+          return name === null || value === undefined ? [] : [[name, value] as const];
+        },
+      );
+      await read(
+        'searchCustomers',
+        'customer',
+        () =>
+          client.searchCustomers({
+            query: {
+              email,
+              matchMode: 'exact',
+              ...Object.fromEntries(criteria),
+              ...paging('searchCustomers'),
+            },
+          }),
+        listed,
+      );
+    }
     await read(
       'getCustomerHistory',
       'customerHistory',
@@ -204,7 +370,6 @@ export async function checkContract(
       single,
     );
     // The first customer holding a gift card gives the card to read.
-    const credits: unknown[] = [];
     for (const id of customerIds) {
       const found = await read(
         'listCustomerCredits',
@@ -216,13 +381,12 @@ export async function checkContract(
           }),
         listed,
       );
-      credits.push(...found);
-      giftCardId = giftCardIdAmong(profile, found);
+      giftCardId ??= giftCardIdAmong(profile, found);
       if (giftCardId !== undefined) break;
     }
   }
   if (giftCardId === undefined) {
-    skip('getGiftCard', 'no gift card found among the customers’ credits');
+    skip('getGiftCard', 'no gift card found among the customers’ credits (--gift-card <id>)');
   } else {
     const usages = profile.parameters.giftCardUsages;
     const cardId = giftCardId;
@@ -239,6 +403,17 @@ export async function checkContract(
   }
 
   return report(profile, mergeRepeats(readings), now());
+}
+
+/** The SAV screen reads the log in one request of up to this many entries. */
+const SAV_LOG_LIMIT = 100;
+
+/**
+ * The query the customer screen sends to open a customer (it asks for the contact block). When
+ * the profile names whether the service takes `include`, this follows it, as the screen does.
+ */
+function customerQuery(_profile: IntegrationProfile): Record<string, string> {
+  return { include: 'contact' };
 }
 
 function failed(operationId: string, error: CommerceApiError): Reading {
@@ -317,7 +492,10 @@ function report(
         string,
         FieldSpec,
       ][]) {
-        const value = valueReport(profile, kind, field, spec, records);
+        const value =
+          records.length === 0
+            ? notCheckedValue(kind, field, spec)
+            : valueReport(profile, kind, field, spec, records);
         if (value.path !== null) used.add(value.path);
         values.push(value);
       }
@@ -336,25 +514,82 @@ function report(
     };
   });
   // A needed value counts once found in any reply; nothing written means no debit receipt here.
+  // A value of a kind the service gave no example of (an empty usage list, a list with no
+  // records) is "not checked": nothing says it is missing, and nothing says it is there.
+  const sampled = new Set(
+    readings.flatMap((reading) =>
+      [...reading.records].filter(([, records]) => records.length > 0).map(([kind]) => kind),
+    ),
+  );
   const found = new Set(
     operations.flatMap((operation) =>
       operation.values.filter((v) => v.status === 'found').map((v) => `${v.record}.${v.field}`),
     ),
   );
-  const missingNeeded = (Object.keys(recordKinds) as RecordKind[])
-    .filter((kind) => kind !== 'debitReceipt')
-    .flatMap((kind) =>
-      (Object.entries(recordKinds[kind].fields) as [string, FieldSpec][])
-        .filter(([, spec]) => spec.needed === true)
-        .map(([field]) => `${kind}.${field}`),
-    )
+  const kinds = (Object.keys(recordKinds) as RecordKind[]).filter(
+    (kind) => kind !== 'debitReceipt',
+  );
+  const fieldsOf = (kind: RecordKind) =>
+    (Object.entries(recordKinds[kind].fields) as [string, FieldSpec][]).map(
+      ([field, spec]) => [`${kind}.${field}`, spec] as const,
+    );
+  const notChecked = kinds
+    .filter((kind) => !sampled.has(kind))
+    .flatMap((kind) => fieldsOf(kind).map(([name]) => name))
     .filter((name) => !found.has(name));
+  const missingNeeded = kinds
+    .filter((kind) => sampled.has(kind))
+    .flatMap((kind) => fieldsOf(kind).filter(([, spec]) => spec.needed === true))
+    .map(([name]) => name)
+    .filter((name) => !found.has(name));
+  // Where a parent was read but held none of a nested kind (a card with no usages), say so there.
+  for (const operation of operations) {
+    const reading = readings.find((r) => r.operationId === operation.operationId);
+    if (reading === undefined || reading.outcome !== 'ok') continue;
+    for (const kind of reading.records.keys())
+      for (const spec of Object.values(recordKinds[kind].fields) as FieldSpec[]) {
+        if (spec.type !== 'list') continue;
+        const nested = spec.of as RecordKind;
+        if (sampled.has(nested) || operation.values.some((v) => v.record === nested)) continue;
+        for (const [nestedField, nestedSpec] of Object.entries(recordKinds[nested].fields) as [
+          string,
+          FieldSpec,
+        ][])
+          operation.values.push(notCheckedValue(nested, nestedField, nestedSpec));
+      }
+  }
+  const refused = operations
+    .filter(
+      (operation) =>
+        operation.outcome === 'error' &&
+        operation.status !== null &&
+        operation.status >= 400 &&
+        operation.status < 500,
+    )
+    .map((operation) => `${operation.operationId}: ${operation.status}`);
+  const debitBodyUndecided = undecidedDebitSlots(profile);
   return {
     profileName: profile.name,
     checkedAt: checkedAt.toISOString(),
-    ok: missingNeeded.length === 0,
+    ok: missingNeeded.length === 0 && refused.length === 0 && debitBodyUndecided.length === 0,
     operations,
     missingNeeded,
+    notChecked,
+    refused,
+    debitBodyUndecided,
+  };
+}
+
+/** A value the service gave no example of: neither found nor missing. */
+function notCheckedValue(kind: RecordKind, field: string, spec: FieldSpec): ValueReport {
+  return {
+    record: kind,
+    field,
+    needed: spec.needed === true,
+    status: 'not-checked',
+    path: null,
+    typeFound: null,
+    suggestions: [],
   };
 }
 

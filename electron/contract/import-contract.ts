@@ -42,6 +42,7 @@ export interface ImportResult {
 
 type Schema = {
   readonly type?: string;
+  readonly additionalProperties?: unknown;
   readonly format?: string;
   readonly properties?: Readonly<Record<string, Schema>>;
   readonly items?: Schema;
@@ -64,6 +65,7 @@ type OperationObject = {
 };
 type Document = {
   readonly openapi?: unknown;
+  readonly info?: { readonly title?: unknown; readonly version?: unknown };
   readonly paths?: Record<string, Record<string, OperationObject>>;
 };
 
@@ -153,8 +155,12 @@ export async function importContract(
           message: `the profile reads ${assumed.join(' | ')}; the contract has no ${spec.type} there`,
         });
       const chosen = choosePath(schema, field, spec, assumed);
-      if (chosen === undefined) undecided.push(`${kind}.${field}`);
-      fields[field] = chosen ?? UNDECIDED;
+      // Rule chosen: a field the record's schema does not have is `null` (not provided) only when
+      // the schema is closed (`additionalProperties: false`): then the document says the service
+      // sends nothing else, which decides it. An open schema may be a partial description (most
+      // vendor documents list what they remember), so the value stays "?" for a person.
+      if (chosen === undefined && !isClosed(schema)) undecided.push(`${kind}.${field}`);
+      fields[field] = chosen ?? (isClosed(schema) ? null : UNDECIDED);
       if (spec.type === 'list' && chosen !== undefined) {
         const items = at(schema, chosen)?.items;
         if (items !== undefined && !schemas.has(spec.of as RecordKind))
@@ -239,7 +245,7 @@ export async function importContract(
   const profile = {
     $schema: current.$schema,
     profileVersion: 1,
-    name: `derived from ${lastSegment(source.replaceAll('/', '.'))}`,
+    name: profileNameOf(vendor, source),
     records,
     statuses: {
       giftCardDebitable: words(
@@ -269,6 +275,30 @@ export async function importContract(
 }
 
 export { ContractDocumentError };
+
+/**
+ * The derived profile's name, from the document's `info.title` and `info.version` (what
+ * `kioskctl status` and `kiosk_build_info` show: two vendors' profiles must be told apart); the
+ * file name only when the document names neither.
+ */
+function profileNameOf(vendor: Document, source: string): string {
+  const title = typeof vendor.info?.title === 'string' ? vendor.info.title.trim() : '';
+  const version = typeof vendor.info?.version === 'string' ? vendor.info.version.trim() : '';
+  const named = [title, version === '' ? '' : `v${version.replace(/^v/i, '')}`]
+    .filter((part) => part !== '')
+    .join(' ');
+  const name = named === '' ? `derived from ${lastSegment(source.replaceAll('/', '.'))}` : named;
+  return name.slice(0, 120);
+}
+
+/** A schema that allows no property beyond those it lists (every `allOf` part closed counts too). */
+function isClosed(schema: Schema): boolean {
+  if (schema.additionalProperties === false) return true;
+  return (
+    Array.isArray(schema.allOf) &&
+    schema.allOf.some((part) => typeof part === 'object' && part?.additionalProperties === false)
+  );
+}
 
 /** An operation's parameters, whatever a hostile document puts there. */
 function parametersOf(
@@ -327,26 +357,67 @@ function leaves(
     if (found.size >= MAX_LEAVES) break;
     if (typeof child !== 'object' || child === null) continue;
     const path = prefix === '' ? name : `${prefix}.${name}`;
-    const type = child.type ?? (child.allOf ? 'object' : undefined);
+    const type = typeOfSchema(child);
     if (type === 'object') leaves(child, path, depth + 1, found);
     else if (typeof type === 'string') found.set(path, type === 'integer' ? 'number' : type);
   }
   return found;
 }
 
+/**
+ * A schema's type, following `allOf` / `oneOf` / `anyOf` down to a scalar (`$ref`s are already
+ * dereferenced): `{ allOf: [{ $ref: Money }], description }` is a number. A `oneOf` whose
+ * branches disagree has no single type.
+ */
+function typeOfSchema(schema: Schema | undefined, depth = 0): string | undefined {
+  if (schema === undefined || typeof schema !== 'object' || depth > MAX_ALLOF_DEPTH)
+    return undefined;
+  if (typeof schema.type === 'string') return schema.type;
+  const composite = schema as {
+    readonly allOf?: readonly Schema[];
+    readonly oneOf?: readonly Schema[];
+    readonly anyOf?: readonly Schema[];
+  };
+  if (Array.isArray(composite.allOf)) {
+    for (const part of composite.allOf.slice(0, MAX_ALLOF_PARTS)) {
+      const type = typeOfSchema(part, depth + 1);
+      if (type !== undefined) return type;
+    }
+    return typeof schema.properties === 'object' ? 'object' : undefined;
+  }
+  for (const branches of [composite.oneOf, composite.anyOf]) {
+    if (!Array.isArray(branches)) continue;
+    const types = new Set(
+      branches.slice(0, MAX_ALLOF_PARTS).map((branch) => {
+        const type = typeOfSchema(branch, depth + 1);
+        return type === 'integer' ? 'number' : type;
+      }),
+    );
+    types.delete('null');
+    if (types.size === 1) {
+      const [only] = types;
+      // An integer-only oneOf stays an integer.
+      return branches.every((b) => typeOfSchema(b, depth + 1) === 'integer') ? 'integer' : only;
+    }
+    return undefined;
+  }
+  return typeof schema.properties === 'object' ? 'object' : undefined;
+}
+
 function fits(schema: Schema | undefined, type: ValueType | 'list'): boolean {
-  if (schema === undefined) return false;
+  const found = typeOfSchema(schema);
+  if (found === undefined) return false;
   switch (type) {
     case 'list':
-      return schema.type === 'array';
+      return found === 'array';
     case 'money':
-      return schema.type === 'number' || schema.type === 'integer';
+      return found === 'number' || found === 'integer';
     case 'integer':
-      return schema.type === 'integer';
+      return found === 'integer';
     case 'boolean':
-      return schema.type === 'boolean';
+      return found === 'boolean';
     default:
-      return schema.type === 'string';
+      return found === 'string';
   }
 }
 

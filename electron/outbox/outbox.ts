@@ -20,6 +20,7 @@ import {
 import { type Clock, systemClock } from '../api/index.ts';
 import {
   debitBodyOf,
+  debitBodyRefusal,
   defaultProfile,
   type IntegrationProfile,
 } from '../../shared/profile/index.ts';
@@ -299,6 +300,9 @@ export class Outbox {
       throw new InvalidDebit([{ path: 'waitMs', message: 'must be a number of ms >= 0' }]);
     }
 
+    // A profile that has not decided the debit body is never used for money (reads still work).
+    const refusal = debitBodyRefusal(this.profile);
+    if (refusal !== null) throw new InvalidDebit([{ path: 'profile', message: refusal }]);
     const idempotencyKey = this.#mintKey();
     const amount = checkField(DebitAmount, toCents(input.amount), 'amount');
     const shopId = this.#shopId === undefined ? null : checkField(Id, this.#shopId, 'shopId');
@@ -424,6 +428,8 @@ export class Outbox {
     const debits: RebuiltDebit[] = [];
     const withheld: number[] = [];
     const profile = this.profile;
+    const refusal = debitBodyRefusal(profile);
+    if (refusal !== null) throw new InvalidDebit([{ path: 'profile', message: refusal }]);
     for (const debit of this.store.list({ state: 'pending' })) {
       const held = heldReasonOf(debit);
       const requestBody = JSON.stringify(

@@ -69,7 +69,7 @@ export function usageVerdictOf(
     };
   }
   const reference = value('giftCardUsage', 'reference');
-  if (reference === undefined) {
+  if (reference === undefined || reference.status === 'not-checked') {
     // The list was there but empty: nothing says this service ever fills it.
     return {
       ...base,

@@ -37,10 +37,23 @@ export type OperationReport = z.infer<typeof OperationReport>;
 export const ContractReport = z.strictObject({
   profileName: z.string(),
   checkedAt: z.string(),
-  /** True when every value the kiosk needs resolves. */
+  /**
+   * True when every value the kiosk needs resolves (or the service gave no example of it), no read
+   * was refused and the debit body is decided.
+   */
   ok: z.boolean(),
   operations: z.array(OperationReport),
   /** `record.field` of every needed value that does not resolve. */
   missingNeeded: z.array(z.string()),
+  /**
+   * `record.field` of every value the service gave no example of (an empty usage list, a list
+   * with no records): not checked, and not a failure. `--gift-card`, `--customer` and `--sale`
+   * point the check at records that have them.
+   */
+  notChecked: z.array(z.string()),
+  /** Reads the service refused with a 4xx (`operationId: status code`): the check fails. */
+  refused: z.array(z.string()),
+  /** The debit body template's undecided slots (`"?"`): checked without sending a debit. */
+  debitBodyUndecided: z.array(z.string()),
 });
 export type ContractReport = z.infer<typeof ContractReport>;

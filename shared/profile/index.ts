@@ -1,4 +1,10 @@
-export { debitBodyOf, type DebitValues } from './debit-body.ts';
+export {
+  DebitBodyUndecided,
+  debitBodyOf,
+  debitBodyRefusal,
+  undecidedDebitSlots,
+  type DebitValues,
+} from './debit-body.ts';
 export { defaultProfile } from './default-profile.ts';
 export { UNDECIDED, readPath, scalarLeaves, writePath, type Scalar } from './field-path.ts';
 export {

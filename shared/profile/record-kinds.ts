@@ -92,6 +92,9 @@ export const recordKinds = {
   debitReceipt: {
     identity: 'none',
     fields: {
+      // The service's identifier of the debit (its usage): where it lives is not shown, so it is
+      // read through the profile like any other value (the field `id` when the profile is silent).
+      id: text(['uuid', 'usageId', 'transactionId', 'debitId', 'movementId']),
       balance: money(['remaining', 'remainingAmount', 'available', 'balanceAfter', 'newBalance']),
     },
   },

@@ -71,12 +71,13 @@ describe('kioskctl contract check', { timeout: 30_000 }, () => {
     });
   });
 
-  test('with the default profile: exit 9, the gift card balance named among what is missing', async () => {
+  test('with the default profile: exit 11, the reads the service refuses named (a 4xx wins over missing values)', async () => {
     const run = await kioskctl(['contract', 'check']);
-    expect(run.code).toBe(9);
+    expect(run.code).toBe(11);
     const error = JSON.parse(run.stderr.trim()) as { error: { code: string; message: string } };
-    expect(error.error.code).toBe('CONTRACT_INCOMPLETE');
-    expect(error.error.message).toContain('giftCard.balance');
+    expect(error.error.code).toBe('CONTRACT_READ_REFUSED');
+    expect(error.error.message).toContain('listShops: 400');
+    expect(run.stdout).toMatch(/REFUSED \(reads the kiosk makes\): .*listShops: 400/);
     // The table says why: the service refuses the guessed page parameter.
     expect(run.stdout).toMatch(/listShops\s+400\s+error.*unknown query parameter `page`/);
   });

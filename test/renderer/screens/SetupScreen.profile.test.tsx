@@ -47,6 +47,9 @@ const incomplete: ContractReport = {
     },
   ],
   missingNeeded: ['giftCard.balance'],
+  notChecked: [],
+  refused: [],
+  debitBodyUndecided: [],
 };
 
 test('an unusable profile file is said plainly; a saved path goes to main; the check names what is missing', async () => {

@@ -443,5 +443,14 @@ export const defaultReplies: Replies = {
     ok({ ok: true, expiresAt: NOW, scopes: ['products:read'], apiVersion: '1.0.0', error: null }),
   checkAdminPin: (request) => ok({ valid: request.pin === '1234' }),
   checkContract: () =>
-    ok({ profileName: 'test', checkedAt: NOW, ok: true, operations: [], missingNeeded: [] }),
+    ok({
+      profileName: 'test',
+      checkedAt: NOW,
+      ok: true,
+      operations: [],
+      missingNeeded: [],
+      notChecked: [],
+      refused: [],
+      debitBodyUndecided: [],
+    }),
 };
