@@ -7,6 +7,12 @@ import type {
   ValueReport,
 } from '../../shared/profile/index.ts';
 import {
+  customerContactQuery,
+  customerCreditsQuery,
+  customerHistoryQuery,
+  customerSearchCriteria,
+  customerSearchQuery,
+  giftCardUsagesQuery,
   locationOf,
   pagingQuery,
   readPath,
@@ -324,11 +330,15 @@ export async function checkContract(
     const [customer] = await read(
       'getCustomer',
       'customer',
-      () => client.getCustomer({ params: { customerId }, query: customerQuery(profile) }),
+      () =>
+        client.getCustomer({
+          params: { customerId },
+          query: customerContactQuery(profile, true),
+        }),
       single,
     );
-    // The search as the customer screen sends it: the spec's `email` and `matchMode`, and each
-    // criterion the profile names, filled from the customer just read.
+    // The search as the customer screen sends it (the same query builder): the spec's `email`
+    // and `matchMode`, and each criterion the profile names, filled from the customer just read.
     const criterion = (field: string) => {
       const found = resolveField(
         customer,
@@ -340,33 +350,28 @@ export async function checkContract(
     const email = criterion('email');
     if (email === undefined) skip('searchCustomers', 'the customer read has no email to search');
     else {
-      const names = profile.parameters.customerSearch;
-      const criteria = (['lastName', 'firstName', 'phone', 'postalCode'] as const).flatMap(
-        (field) => {
-          const name = names[field];
-          const value = criterion(field);
-          return name === null || value === undefined ? [] : [[name, value] as const];
-        },
+      const criteria = Object.fromEntries(
+        customerSearchCriteria.map((field) => [field, criterion(field)] as const),
       );
       await read(
         'searchCustomers',
         'customer',
         () =>
           client.searchCustomers({
-            query: {
-              email,
-              matchMode: 'exact',
-              ...Object.fromEntries(criteria),
-              ...paging('searchCustomers'),
-            },
+            query: customerSearchQuery(profile, { email, ...criteria, page: 1, limit: SAMPLE }),
           }),
         listed,
       );
     }
+    // The history as the customer screen opens it: every family the account may see, no choice.
     await read(
       'getCustomerHistory',
       'customerHistory',
-      () => client.getCustomerHistory({ params: { customerId } }),
+      () =>
+        client.getCustomerHistory({
+          params: { customerId },
+          query: customerHistoryQuery(profile, undefined),
+        }),
       single,
     );
     // The first customer holding a gift card gives the card to read.
@@ -377,7 +382,7 @@ export async function checkContract(
         () =>
           client.listCustomerCredits({
             params: { customerId: id },
-            query: paging('listCustomerCredits'),
+            query: customerCreditsQuery(profile, { page: 1, limit: SAMPLE }),
           }),
         listed,
       );
@@ -388,7 +393,6 @@ export async function checkContract(
   if (giftCardId === undefined) {
     skip('getGiftCard', 'no gift card found among the customers’ credits (--gift-card <id>)');
   } else {
-    const usages = profile.parameters.giftCardUsages;
     const cardId = giftCardId;
     await read(
       'getGiftCard',
@@ -396,7 +400,7 @@ export async function checkContract(
       () =>
         client.getGiftCard({
           params: { giftCardId: cardId },
-          query: usages === null ? {} : { [usages.name]: usages.value },
+          query: giftCardUsagesQuery(profile),
         }),
       single,
     );
@@ -407,14 +411,6 @@ export async function checkContract(
 
 /** The SAV screen reads the log in one request of up to this many entries. */
 const SAV_LOG_LIMIT = 100;
-
-/**
- * The query the customer screen sends to open a customer (it asks for the contact block). When
- * the profile names whether the service takes `include`, this follows it, as the screen does.
- */
-function customerQuery(_profile: IntegrationProfile): Record<string, string> {
-  return { include: 'contact' };
-}
 
 function failed(operationId: string, error: CommerceApiError): Reading {
   return {

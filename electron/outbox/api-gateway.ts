@@ -1,4 +1,5 @@
 import {
+  giftCardUsagesQuery,
   defaultProfile,
   type IntegrationProfile,
   type RecordViewOf,
@@ -63,10 +64,9 @@ export function createApiGateway(
           reason: 'the integration profile sends no reference, so no usage can be told ours',
         };
       }
-      const usagesParameter = current.parameters.giftCardUsages;
       const card = await getGiftCard({
         params: { giftCardId },
-        query: usagesParameter === null ? {} : { [usagesParameter.name]: usagesParameter.value },
+        query: giftCardUsagesQuery(current),
       });
       const view = resolveRecord(current, 'giftCard', card) as RecordViewOf<'giftCard'>;
       const { usages } = view;

@@ -41,4 +41,14 @@ export {
 export { giftCardIdFromScan } from './scan.ts';
 export { MAX_SCAN_CODE_LENGTH, MAX_SCAN_MATCH_PATHS, scanPatternProblem } from './scan-pattern.ts';
 export { hasNextPageOf, pagingQuery } from './paging.ts';
+export {
+  type CustomerSearchCriterion,
+  type CustomerSearchRequest,
+  customerContactQuery,
+  customerCreditsQuery,
+  customerHistoryQuery,
+  customerSearchCriteria,
+  customerSearchQuery,
+  giftCardUsagesQuery,
+} from './queries.ts';
 export { ContractReport, OperationReport, ValueReport } from './contract-report.ts';

@@ -1,0 +1,95 @@
+import type { IntegrationProfile } from './integration-profile.ts';
+import { pagingQuery } from './paging.ts';
+
+/**
+ * The query of each read whose parameters the specification does not show in full, built from
+ * the profile: one function per read, shared by the kiosk's handlers and `contract check`, so the
+ * check sends exactly what the kiosk sends (docs/integrating.md, "What the kiosk sends and
+ * requires"). A name the profile leaves null is never sent.
+ */
+
+/** The customer-search criteria other than the spec's `email`, by the kiosk's own names. */
+export const customerSearchCriteria = ['lastName', 'firstName', 'phone', 'postalCode'] as const;
+export type CustomerSearchCriterion = (typeof customerSearchCriteria)[number];
+
+export interface CustomerSearchRequest extends Partial<
+  Record<CustomerSearchCriterion, string | undefined>
+> {
+  readonly email: string;
+  readonly page?: number | undefined;
+  readonly limit?: number | undefined;
+}
+
+/**
+ * Customer search: `email` and `matchMode=exact` are the spec's; each other criterion goes under
+ * the profile's name for it, and not at all when the profile names none; paging as the profile
+ * pages the list.
+ */
+export function customerSearchQuery(
+  profile: IntegrationProfile,
+  request: CustomerSearchRequest,
+): Record<string, string | number> {
+  const names = profile.parameters.customerSearch;
+  const criteria = customerSearchCriteria.flatMap((criterion) => {
+    const value = request[criterion];
+    const name = names[criterion];
+    return value === undefined || name === null ? [] : [[name, value] as const];
+  });
+  return {
+    email: request.email,
+    matchMode: 'exact',
+    ...Object.fromEntries(criteria),
+    ...pagingQuery(profile, 'searchCustomers', request),
+  };
+}
+
+/**
+ * Opening a customer: the contact parameter is the profile's (not shown), sent only when the
+ * screen asks for the contact block and the profile names one.
+ */
+export function customerContactQuery(
+  profile: IntegrationProfile,
+  includeContact: boolean | undefined,
+): Record<string, string> {
+  const contact = profile.parameters.customerContact;
+  return includeContact === true && contact !== null ? { [contact.name]: contact.value } : {};
+}
+
+/**
+ * The history's family choice under the profile's names: `include` is the spec's word, its
+ * values are not shown. Families the service does not name are left out; when none is left (or
+ * the profile says the service takes no choice), the history is asked without one.
+ */
+export function customerHistoryQuery(
+  profile: IntegrationProfile,
+  families: readonly string[] | undefined,
+): Record<string, string> {
+  const choice = profile.parameters.customerHistory;
+  if (families === undefined || choice === null) return {};
+  const values = families.flatMap((family) => {
+    const value = (choice.families as Readonly<Record<string, string | null>>)[family];
+    return value === undefined || value === null ? [] : [value];
+  });
+  return values.length === 0 ? {} : { [choice.name]: values.join(',') };
+}
+
+/** A customer's credits: the spec's `types` filter, paging as the profile pages the list. */
+export function customerCreditsQuery(
+  profile: IntegrationProfile,
+  request: {
+    readonly types?: readonly string[] | undefined;
+    readonly page?: number | undefined;
+    readonly limit?: number | undefined;
+  },
+): Record<string, string | number> {
+  return {
+    ...(request.types === undefined ? {} : { types: request.types.join(',') }),
+    ...pagingQuery(profile, 'listCustomerCredits', request),
+  };
+}
+
+/** A gift card with its usages: the profile's parameter asking for them, none when they always come. */
+export function giftCardUsagesQuery(profile: IntegrationProfile): Record<string, string> {
+  const usages = profile.parameters.giftCardUsages;
+  return usages === null ? {} : { [usages.name]: usages.value };
+}
