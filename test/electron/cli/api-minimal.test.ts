@@ -169,7 +169,7 @@ describe('kioskctl api against the minimal dialect, with its profile', { timeout
       const params: [string, string][] = [];
       for (const name of Object.keys(operation.params?.shape ?? {}))
         params.push([name, await ids[name]!()]);
-      for (const [name, value] of Object.entries(kioskQuery[operationId]()))
+      for (const [name, value] of Object.entries(kioskQuery[operationId as OperationName]()))
         params.push([name, String(value)]);
       const argv = [
         '--profile',
