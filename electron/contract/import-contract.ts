@@ -3,6 +3,7 @@ import openApiDocument from '../../shared/api/openapi.json' with { type: 'json' 
 import { type OperationName, operations } from '../../shared/api/operations.ts';
 import type { Operation } from '../../shared/api/operation.ts';
 import {
+  customerSearchCriteria,
   type FieldSpec,
   type IntegrationProfile,
   type RecordKind,
@@ -220,19 +221,109 @@ export async function importContract(
         .filter((p) => p.in === 'query')
         .map((p) => p.name),
     );
+  const described = (operation: Operation) =>
+    vendor.paths?.[operation.path]?.[operation.method.toLowerCase()] !== undefined;
   const lists = Object.values(operations).filter((operation) => operation.pagination === 'list');
   const listParameters = new Set(lists.flatMap((operation) => [...queryOf(operation)]));
   const parameter = (names: readonly string[]) =>
     names.find((name) => listParameters.has(name)) ?? null;
   const page = parameter(['page', 'pageNumber', 'pageIndex', 'p']);
   const limit = parameter(['limit', 'pageSize', 'perPage', 'size']);
-  // A list the vendor documents without either paging parameter would refuse them (unknown).
+  // A list the vendor documents without either paging parameter would refuse them (unknown): it
+  // is unpaged. A list the document does not describe at all is not decided: it stays paged as
+  // the kiosk pages by default, and is listed for a person ("?").
   const unpaged = lists
     .filter((operation) => {
+      if (!described(operation)) {
+        undecided.push(`parameters.unpaged: ${operation.operationId}`);
+        return false;
+      }
       const query = queryOf(operation);
       return ![page, limit].some((name) => name !== null && query.has(name));
     })
     .map((operation) => operation.operationId);
+
+  // Customer-search criteria: the names the document declares on the search (besides the spec's
+  // email and matchMode, and paging); a criterion it does not declare is not sent (null). An
+  // undescribed search keeps the current names, for a person to decide.
+  const search = operations.searchCustomers;
+  const searchDeclared = queryOf(search);
+  const customerSearch = described(search)
+    ? (Object.fromEntries(
+        customerSearchCriteria.map((criterion) => {
+          const names = [criterion, ...criterionSynonyms[criterion]];
+          const name =
+            names.find((n) => searchDeclared.has(n)) ??
+            [...searchDeclared].find((n) => names.some((m) => m.toLowerCase() === n.toLowerCase()));
+          return [criterion, name ?? null];
+        }),
+      ) as IntegrationProfile['parameters']['customerSearch'])
+    : current.parameters.customerSearch;
+  if (!described(search)) undecided.push('parameters.customerSearch');
+
+  // `include` values: what the document declares on the route (the parameter and, where it lists
+  // them, its enum). A described route that declares no such parameter takes none (null).
+  const includeOf = (operation: Operation) =>
+    parametersOf(vendor.paths?.[operation.path]?.[operation.method.toLowerCase()]).find(
+      (p) => p.in === 'query' && p.name === 'include',
+    );
+  const valuesOf = (declared: ReturnType<typeof includeOf>): string[] => {
+    const schema = (declared as { schema?: Schema } | undefined)?.schema;
+    const items = schema?.type === 'array' ? schema.items : schema;
+    return (items?.enum ?? []).filter((v): v is string => typeof v === 'string');
+  };
+  const includeChoice = (
+    operation: Operation,
+    wanted: RegExp,
+    kept: { name: string; value: string } | null,
+    setting: string,
+  ) => {
+    if (!described(operation)) {
+      undecided.push(setting);
+      return kept;
+    }
+    const declared = includeOf(operation);
+    if (declared === undefined) return null;
+    const values = valuesOf(declared);
+    const value = values.find((v) => wanted.test(v));
+    if (value !== undefined) return { name: declared.name, value };
+    // Declared with values that hold none for this: not taken.
+    if (values.length > 0) return null;
+    undecided.push(setting);
+    return kept;
+  };
+  const customerContact = includeChoice(
+    operations.getCustomer,
+    /^contacts?$/i,
+    current.parameters.customerContact,
+    'parameters.customerContact',
+  );
+  const giftCardUsages = includeChoice(
+    operations.getGiftCard,
+    /^(usages?|movements?|transactions?)$/i,
+    current.parameters.giftCardUsages,
+    'parameters.giftCardUsages',
+  );
+  const history = operations.getCustomerHistory;
+  let customerHistory = current.parameters.customerHistory;
+  if (!described(history)) undecided.push('parameters.customerHistory');
+  else {
+    const declared = includeOf(history);
+    const values = valuesOf(declared);
+    if (declared === undefined) customerHistory = null;
+    else if (values.length > 0) {
+      const family = (pattern: RegExp) => values.find((v) => pattern.test(v)) ?? null;
+      customerHistory = {
+        name: declared.name,
+        families: {
+          sales: family(/^sales?$/i),
+          orders: family(/^orders?$/i),
+          sav: family(/^(sav|after-?sales?|repairs?)$/i),
+          credits: family(/^credits?$/i),
+        },
+      };
+    } else undecided.push('parameters.customerHistory');
+  }
   const words = (kind: RecordKind, field: string, pattern: RegExp, fallback: readonly string[]) => {
     const path = records[kind]?.[field];
     const values = typeof path === 'string' ? (at(schemas.get(kind), path)?.enum ?? []) : [];
@@ -268,6 +359,10 @@ export async function importContract(
       page,
       limit,
       unpaged,
+      giftCardUsages,
+      customerContact,
+      customerHistory,
+      customerSearch,
     },
     scan: current.scan,
   } as IntegrationProfile;
@@ -275,6 +370,14 @@ export async function importContract(
 }
 
 export { ContractDocumentError };
+
+/** Other names a vendor gives each customer-search criterion. */
+const criterionSynonyms: Record<(typeof customerSearchCriteria)[number], readonly string[]> = {
+  lastName: ['last_name', 'lastname', 'surname', 'familyName', 'family', 'name'],
+  firstName: ['first_name', 'firstname', 'givenName', 'given'],
+  phone: ['phoneNumber', 'phone_number', 'tel', 'telephone', 'mobile'],
+  postalCode: ['postal_code', 'postcode', 'zip', 'zipCode', 'zip_code'],
+};
 
 /**
  * The derived profile's name, from the document's `info.title` and `info.version` (what

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { importContract } from '../../../electron/contract/index.ts';
 import { defaultProfile } from '../../../shared/profile/index.ts';
@@ -34,5 +37,65 @@ describe('contract import on a document with closed schemas and allOf-wrapped sc
       reference: 'reference',
       shopId: null,
     });
+  });
+});
+
+describe('contract import: parameters from what the document declares', () => {
+  const query = (name: string, schema: unknown = { type: 'string' }) => ({
+    name,
+    in: 'query',
+    schema,
+  });
+  const document = {
+    openapi: '3.0.3',
+    info: { title: 'Strict Shop', version: '1' },
+    paths: {
+      '/v1/customers/search': {
+        get: { parameters: [query('email'), query('matchMode'), query('surname'), query('zip')] },
+      },
+      '/v1/customers/{customerId}': { get: { parameters: [] } },
+      '/v1/customers/{customerId}/history': {
+        get: {
+          parameters: [
+            query('include', { type: 'array', items: { type: 'string', enum: ['sales', 'sav'] } }),
+          ],
+        },
+      },
+      '/v1/gift-cards/{giftCardId}': {
+        get: { parameters: [query('include', { type: 'string', enum: ['customer', 'usages'] })] },
+      },
+      '/v1/shops': { get: { parameters: [] } },
+      '/v1/sales': {
+        get: {
+          parameters: [query('page', { type: 'integer' }), query('limit', { type: 'integer' })],
+        },
+      },
+    },
+  };
+
+  test('criteria, include values and paging as declared; an undescribed list stays "?"', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kiosk-import-')), 'strict.openapi.json');
+    writeFileSync(file, JSON.stringify(document));
+    const { profile, undecided } = await importContract(file, defaultProfile);
+    expect(profile.parameters.customerSearch).toEqual({
+      lastName: 'surname',
+      firstName: null,
+      phone: null,
+      postalCode: 'zip',
+    });
+    // Declared without `include`: the service takes none.
+    expect(profile.parameters.customerContact).toBeNull();
+    expect(profile.parameters.customerHistory).toEqual({
+      name: 'include',
+      families: { sales: 'sales', orders: null, sav: 'sav', credits: null },
+    });
+    expect(profile.parameters.giftCardUsages).toEqual({ name: 'include', value: 'usages' });
+    // Declared without paging: unpaged. Declared with it: paged. Not described: "?", not unpaged.
+    expect(profile.parameters.page).toBe('page');
+    expect(profile.parameters.unpaged).toContain('listShops');
+    expect(profile.parameters.unpaged).not.toContain('listSales');
+    expect(profile.parameters.unpaged).not.toContain('listCategories');
+    expect(undecided).toContain('parameters.unpaged: listCategories');
+    expect(undecided).not.toContain('parameters.unpaged: listShops');
   });
 });
