@@ -193,14 +193,15 @@ describe("kioskctl with Setup's profile saved", { timeout: 30_000 }, () => {
       `profile: ${alternateName} (settings: ${alternateProfile})`,
     );
 
-    // The default profile on this service: values the kiosk needs are not found (exit 9).
+    // The default profile on this service: it sends paging the service refuses, and a refused
+    // read (exit 11) wins over the values the kiosk needs not being found (9).
     const flag = await kioskctl(['contract', 'check', '--json', '--profile', defaultFile]);
-    expect(flag.code).toBe(9);
+    expect(flag.code).toBe(11);
     expect(json(flag.stdout)).toMatchObject({ ok: false, profile: { source: 'flag' } });
     const environment = await kioskctl(['contract', 'check', '--json'], {
       KIOSK_API_PROFILE: defaultFile,
     });
-    expect(environment.code).toBe(9);
+    expect(environment.code).toBe(11);
     expect(json(environment.stdout)).toMatchObject({ profile: { source: 'environment' } });
   });
 });
