@@ -90,7 +90,10 @@ export function toIpcError(error: unknown): IpcError {
     return {
       code: error.code,
       message: safeMessage(error.message),
-      details: { debitId: error.debit.id, ...(error.breach ? { breach: { ...error.breach } } : {}) },
+      details: {
+        debitId: error.debit.id,
+        ...(error.breach ? { breach: { ...error.breach } } : {}),
+      },
     };
   }
   if (error instanceof OfflineCardRefused) {

@@ -198,7 +198,10 @@ describe('the wait ends while the debit waits for a retry (pending)', () => {
     const sentBeforeHold = calls;
     expect(error).toBeInstanceOf(OverLimitOutcomeUnknown);
     const held = outbox.get(id);
-    expect(held).toMatchObject({ state: 'pending', outcomeUnknown: { reason: 'OVER_OFFLINE_LIMIT' } });
+    expect(held).toMatchObject({
+      state: 'pending',
+      outcomeUnknown: { reason: 'OVER_OFFLINE_LIMIT' },
+    });
     expect(heldReasonOf(held)?.code).toBe('DEBIT_OUTCOME_UNKNOWN');
 
     // Due at once for a read of its usages (found: applied), never for a send.
