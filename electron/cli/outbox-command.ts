@@ -111,8 +111,9 @@ import {
  *      open debit is held as "outcome unknown" for a person (heldReason DEBIT_OUTCOME_UNKNOWN)
  *   4  no answer: drain --until-empty with rows still open when the timeout passed (service
  *      unreachable or slow); enqueue --wait over an offline limit, its answer not in and the
- *      debit perhaps with the service (OUTBOX_ANSWER_AWAITED: kept, not accepted; run the same
- *      request id again for its outcome)
+ *      debit perhaps with the service (OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN: not accepted, held as
+ *      "outcome unknown" for a person, never sent again by itself; OUTBOX_ANSWER_AWAITED when an
+ *      attempt ended before the wait did: run the same request id again for its outcome)
  *   5  contract violation (from the client)
  *   6  not accepted, nothing taken: an offline limit (OUTBOX_LIMIT_EXCEEDED; after --wait, the
  *      debit withdrawn before any of it reached the service), or require_online while offline;
@@ -350,7 +351,8 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
         sender.start();
         try {
           // Over an offline limit without its answer: withdrawn (exit 6) while nothing of it
-          // reached the service, else OUTBOX_ANSWER_AWAITED (exit 4); never "accepted".
+          // reached the service, else held for a person (OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN, exit
+          // 4); never "accepted".
           const outcome = await outbox.awaitAnswer(debit.id, waitMs);
           io.stdout(`${JSON.stringify({ outcome: debitView(outcome.debit) })}\n`);
           if (outcome.debit.state === 'applied') return outboxExitCodes.ok;
@@ -638,7 +640,8 @@ function outboxFailure(error: unknown): Failure | undefined {
       error.code === 'OUTBOX_OFFLINE' ||
       error instanceof OfflineCardRefused
         ? outboxExitCodes.notAccepted
-        : error.code === 'OUTBOX_ANSWER_AWAITED'
+        : error.code === 'OUTBOX_ANSWER_AWAITED' ||
+            error.code === 'OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN'
           ? outboxExitCodes.network
           : error.code === 'OUTBOX_NOT_CANCELLABLE' || error.code === 'OUTBOX_INVALID_STATE'
             ? outboxExitCodes.conflict

@@ -8,6 +8,7 @@ import {
   OfflineCardRefused,
   OfflineLimitExceeded,
   OutboxError,
+  OverLimitOutcomeUnknown,
 } from '../outbox/index.ts';
 import { DocumentRejected, PrintError } from '../printing/index.ts';
 import { StorageError } from '../storage/index.ts';
@@ -83,6 +84,16 @@ export function toIpcError(error: unknown): IpcError {
       code: error.code,
       message: safeMessage(error.message),
       details: { breach: { ...error.breach } },
+    };
+  }
+  if (error instanceof OverLimitOutcomeUnknown) {
+    return {
+      code: error.code,
+      message: safeMessage(error.message),
+      details: {
+        debitId: error.debit.id,
+        ...(error.breach ? { breach: { ...error.breach } } : {}),
+      },
     };
   }
   if (error instanceof OfflineCardRefused) {

@@ -562,9 +562,26 @@ export class DebitAttempts {
     // The reply (or the token's) just dated the service's clock: date the rows before anything
     // else may stop this process.
     this.#dateOpenRows(this.#serviceClock.now());
-    if (written.recorded && written.value) {
+    if (!written.recorded || !written.value) return;
+    const after = written.value.debit;
+    if (after.outcomeUnknown === null) {
       this.#emitTransition(written.value, `${reason}:${retry.error.code}`);
+      return;
     }
+    // Held while this attempt was under way (`Outbox.awaitAnswer`: over the offline limits, the
+    // caller's wait over): no answer came, so no retry; it stays held for a person.
+    this.#logger.warn('outbox.debit.outcome_unknown', {
+      id: after.id,
+      reason: after.outcomeUnknown.reason,
+      attempt: debit.attempts,
+    });
+    this.#emitTransition(written.value, 'DEBIT_OUTCOME_UNKNOWN');
+    this.#outbox.events.emit({
+      type: 'attention-required',
+      debit: after,
+      code: 'DEBIT_OUTCOME_UNKNOWN',
+      message: retry.error.message,
+    });
   }
 
   /**
@@ -737,6 +754,16 @@ export class DebitAttempts {
         return;
       case 'absent': {
         this.#schedule.succeeded();
+        if (head.outcomeUnknown?.reason === 'OVER_OFFLINE_LIMIT') {
+          // Staff were told it was not taken: even proven absent, it is not sent by itself (nor
+          // withdrawn: an attempt may still land). A person records the outcome.
+          this.#postpone(head, clock.now() + this.#unknownRecheckMs, {
+            code: 'DEBIT_OUTCOME_UNKNOWN',
+            message:
+              "the card's usages do not show it; over the offline limits, it is not sent again by itself: a person records the outcome",
+          });
+          return;
+        }
         const lifted = this.#outbox.db.transaction(() => {
           const proven = this.#outbox.store.recordNotApplied(
             head.id,

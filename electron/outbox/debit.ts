@@ -159,6 +159,8 @@ const unknownBecause: Record<OutcomeUnknownReason, string> = {
   KEY_REUSED:
     'the service answered 409 to a key it had seen with another body: the kiosk broke its own idempotency rule, this is not a refusal',
   REPLY_UNREADABLE: "the service's reply to it could not be read",
+  OVER_OFFLINE_LIMIT:
+    "it is over the offline limits and the service's answer did not come within the wait: staff were told it was not taken as an offline debit, so it is not sent again by itself",
 };
 
 /** What a person reads about a debit held as "outcome unknown" (no personal data). */

@@ -6,13 +6,15 @@ import type { REQUEST_ID_REUSED } from '../../shared/ipc/errors.ts';
  * or changed, but two, both about a debit whose answer did not come within the caller's wait
  * (`Outbox.awaitAnswer`): OUTBOX_LIMIT_EXCEEDED for a row withdrawn before any byte of it reached
  * the service, and OUTBOX_ANSWER_AWAITED for one that may have reached it (kept, never presented
- * as accepted: its outcome is the service's).
+ * as accepted: its outcome is the service's), which becomes OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN when
+ * the wait is over (held for a person, never sent again by itself).
  */
 export type OutboxErrorCode =
   | 'OUTBOX_INVALID_DEBIT'
   | 'OUTBOX_OFFLINE'
   | 'OUTBOX_LIMIT_EXCEEDED'
   | 'OUTBOX_ANSWER_AWAITED'
+  | 'OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN'
   | 'OUTBOX_OVER_KNOWN_BALANCE'
   | 'OUTBOX_UNKNOWN_CARD'
   | 'OUTBOX_CARD_NOT_DEBITABLE'

@@ -54,8 +54,10 @@ export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export { localDayBounds, localDateOf } from './day-bounds.ts';
 export {
   AnswerAwaited,
+  isHeldOverLimit,
   isWithdrawn,
   Outbox,
+  OverLimitOutcomeUnknown,
   type EnqueueInput,
   type EnqueueResult,
   type Outcome,

@@ -125,6 +125,29 @@ export class AnswerAwaited extends OutboxError {
   }
 }
 
+/**
+ * A debit over the offline limits whose answer did not come within the wait, and whose bytes may
+ * have reached the service (or are on their way): it cannot be withdrawn, and it was not taken as
+ * an offline debit. It is held as "outcome unknown" (OVER_OFFLINE_LIMIT) for a person: never sent
+ * again by itself, never expired as "never applied"; a definitive answer to an attempt still
+ * under way is recorded as such, and its card's usages, when they show it, settle it `applied`.
+ */
+export class OverLimitOutcomeUnknown extends OutboxError {
+  override readonly name = 'OverLimitOutcomeUnknown';
+  readonly debit: OutboxDebit;
+  /** Null when the limits changed since it was held: it stays held all the same. */
+  readonly breach: LimitBreach | null;
+
+  constructor(debit: OutboxDebit, breach: LimitBreach | null) {
+    super(
+      'OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN',
+      `debit ${debit.id} (${debit.amount.toFixed(2)} EUR) was not taken as an offline debit: ${breach ? limitBreachText(breach, null) : 'it is over the offline limits'}, and the service's answer did not come within the wait; it may already have reached the service, so it is held as "outcome unknown" for a person and never sent again by itself: do not take this payment again until its outcome is checked`,
+    );
+    this.debit = debit;
+    this.breach = breach;
+  }
+}
+
 /** What `rebuildBodies` did: how many rows, and which, under which key. */
 export interface RebuildReport {
   readonly rebuilt: number;
@@ -150,7 +173,9 @@ type StoredOfflineVerdict =
   /** Within the limits (or decided at its commit): it may stay stored offline. */
   | { readonly kind: 'fits'; readonly debit: OutboxDebit }
   | { readonly kind: 'withdrawn'; readonly debit: OutboxDebit; readonly breach: LimitBreach }
-  | { readonly kind: 'over'; readonly debit: OutboxDebit; readonly breach: LimitBreach };
+  | { readonly kind: 'over'; readonly debit: OutboxDebit; readonly breach: LimitBreach }
+  /** Over them, may have reached the service, the wait ended: held for a person. */
+  | { readonly kind: 'held'; readonly debit: OutboxDebit; readonly breach: LimitBreach | null };
 
 /** The suffix that makes every reference unique: the first 16 hex digits of the key. */
 export const REFERENCE_SUFFIX_LENGTH = 17;
@@ -689,7 +714,8 @@ export class Outbox {
       for (;;) {
         const debit = this.get(id);
         if (isTerminal(debit.state)) return answered(debit);
-        const ended = this.clock.now() >= deadline;
+        // Held already (asked again with the same request id): that same answer, at once.
+        const ended = this.clock.now() >= deadline || isHeldOverLimit(debit);
         // An attempt ended without a definitive answer: the row waits for a retry.
         const unanswered =
           debit.state === 'pending' && debit.attempts > decidedAt && !debit.acceptedOffline;
@@ -699,6 +725,9 @@ export class Outbox {
           if (verdict.kind === 'settled') return answered(verdict.debit);
           if (verdict.kind === 'withdrawn') {
             throw new OfflineLimitExceeded(verdict.breach, verdict.debit.id);
+          }
+          if (verdict.kind === 'held') {
+            throw new OverLimitOutcomeUnknown(verdict.debit, verdict.breach);
           }
           if (ended) {
             if (verdict.kind === 'over') throw new AnswerAwaited(verdict.debit, verdict.breach);
@@ -724,6 +753,7 @@ export class Outbox {
       const debit = this.get(id);
       if (isTerminal(debit.state)) return { kind: 'settled', debit };
       if (debit.acceptedOffline) return { kind: 'fits', debit };
+      const heldBefore = isHeldOverLimit(debit);
       const others = (totals: OpenTotals): OpenTotals => ({
         count: totals.count - 1,
         amountCents: totals.amountCents - debit.amountCents,
@@ -735,6 +765,8 @@ export class Outbox {
         overall: others(this.store.openTotals()),
         card: others(this.store.openTotals(debit.giftCardId)),
       });
+      // Held already: it stays held whatever the limits are now (staff were told).
+      if (heldBefore) return { kind: 'held', debit, breach: breach ?? null };
       if (!breach) {
         return {
           kind: 'fits',
@@ -745,10 +777,25 @@ export class Outbox {
         code: 'OUTBOX_LIMIT_EXCEEDED',
         message: limitBreachText(breach, id),
       });
-      return withdrawn
-        ? { kind: 'withdrawn', debit: withdrawn.debit, breach }
-        : { kind: 'over', debit, breach };
+      if (withdrawn) return { kind: 'withdrawn', debit: withdrawn.debit, breach };
+      if (!ended) return { kind: 'over', debit, breach };
+      // It may have reached the service (or is on its way) and the wait is over: not taken as an
+      // offline debit, so never sent again by itself; a person decides. Mid-send, the attempt
+      // keeps going: its definitive answer is recorded as such, none holds the row.
+      const held = this.store.holdOverLimit(id, now, {
+        code: 'DEBIT_OUTCOME_UNKNOWN',
+        message: `${limitBreachText(breach, null)}: not taken as an offline debit; it may have reached the service, so it is held for a person and not sent again`,
+      });
+      return held ? { kind: 'held', debit: held, breach } : { kind: 'over', debit, breach };
     });
+    if (verdict.kind === 'held' && verdict.debit.state === 'pending') {
+      this.events.emit({
+        type: 'attention-required',
+        debit: verdict.debit,
+        code: 'DEBIT_OUTCOME_UNKNOWN',
+        message: verdict.debit.lastErrorMessage ?? 'over the offline limits, outcome unknown',
+      });
+    }
     if (verdict.kind === 'withdrawn') {
       this.events.emit({
         type: 'state-changed',
@@ -771,6 +818,11 @@ function answered(debit: OutboxDebit): Outcome {
     );
   }
   return { settled: true, debit };
+}
+
+/** Held by `awaitAnswer` (or to be, once its attempt ends without an answer): for a person. */
+export function isHeldOverLimit(debit: OutboxDebit): boolean {
+  return !isTerminal(debit.state) && debit.outcomeUnknown?.reason === 'OVER_OFFLINE_LIMIT';
 }
 
 /** Withdrawn by `awaitAnswer`: over an offline limit, and nothing of it reached the service. */

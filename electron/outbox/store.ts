@@ -661,6 +661,7 @@ export class OutboxStore {
         ? this.#sql(
             `UPDATE outbox_debits SET state = 'applied', reply = ?, new_balance = ?, resolved_at = ?,
                resolved_by = ?, updated_at = ?, last_error_code = NULL, last_error_message = NULL,
+               outcome_unknown_since = NULL, outcome_unknown_code = NULL,
                reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
                                          ELSE reached_service_at END,
                may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at)
@@ -677,6 +678,7 @@ export class OutboxStore {
         : this.#sql(
             `UPDATE outbox_debits SET state = ?, last_error_code = ?, last_error_message = ?,
                resolved_at = ?, resolved_by = 'service', updated_at = ?,
+               outcome_unknown_since = NULL, outcome_unknown_code = NULL,
                reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
                                          ELSE reached_service_at END,
                may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at)
@@ -905,6 +907,35 @@ export class OutboxStore {
     return row ? toDebit(row) : undefined;
   }
 
+  /**
+   * The caller's wait ended without the service's answer on a debit over the offline limits that
+   * may have reached the service (`Outbox.awaitAnswer`): held as "outcome unknown"
+   * (OVER_OFFLINE_LIMIT) for a person, never sent again by itself. A `pending` row is held at once
+   * (its usages read when due: found, it is applied). A `sending` row keeps its attempt: a
+   * definitive answer to it (2xx, 4xx) is recorded as such and clears the hold
+   * (`settleAttempt`); ended without one, it goes back to `pending` held (`rescheduleAttempt`,
+   * `recoverInterrupted` keep the columns). The first reason and time are kept. Undefined when
+   * the row is settled, or was accepted offline (its limits decided at its commit).
+   */
+  holdOverLimit(id: number, now: number, note: FailureNote): OutboxDebit | undefined {
+    const row = this.#sql(
+      `UPDATE outbox_debits SET outcome_unknown_since = coalesce(outcome_unknown_since, ?1),
+         outcome_unknown_code = coalesce(outcome_unknown_code, 'OVER_OFFLINE_LIMIT'),
+         next_attempt_at = CASE WHEN state = 'pending' THEN min(next_attempt_at, ?1)
+                                ELSE next_attempt_at END,
+         last_error_code = CASE WHEN state = 'pending' THEN ?2 ELSE last_error_code END,
+         last_error_message = CASE WHEN state = 'pending' THEN ?3 ELSE last_error_message END,
+         reached_service_at = CASE WHEN state = 'pending' AND may_have_reached_at IS NULL
+                                   THEN attempt_service_earliest ELSE reached_service_at END,
+         may_have_reached_at = CASE WHEN state = 'pending'
+                                    THEN coalesce(may_have_reached_at, last_attempt_at, ?1)
+                                    ELSE may_have_reached_at END,
+         updated_at = ?1
+       WHERE id = ?4 AND state IN ('pending', 'sending') AND accepted_offline = 0 RETURNING *`,
+    ).get(now, note.code, note.message, id) as DebitRow | undefined;
+    return row ? toDebit(row) : undefined;
+  }
+
   /** Max age passed and the service surely does not have it: expired, terminal, shown to staff. */
   expire(id: number, now: number, error: FailureNote): Transition | undefined {
     // Never a row that may have reached the service without evidence: that one is held.
@@ -939,8 +970,8 @@ export class OutboxStore {
       `UPDATE outbox_debits SET state = 'pending', next_attempt_at = ?1, last_error_code = ?2,
          last_error_message = ?3, updated_at = ?4,
          outcome_unknown_since = coalesce(outcome_unknown_since, ?4),
-         outcome_unknown_code = CASE WHEN outcome_unknown_code = 'KEY_REUSED' THEN outcome_unknown_code
-                                     ELSE ?5 END,
+         outcome_unknown_code = CASE WHEN outcome_unknown_code IN ('KEY_REUSED', 'OVER_OFFLINE_LIMIT')
+                                     THEN outcome_unknown_code ELSE ?5 END,
          reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
                                    ELSE reached_service_at END,
          may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at, ?4)
@@ -966,7 +997,9 @@ export class OutboxStore {
    * current key (`answer`: it covers that key only), the card's usages read where the contract
    * check verified they are filled (`usages`), or a person (`staff`): both cover every key the row
    * ever used. What "may have reached the service" marked is cleared (the key window of a later
-   * attempt counts from that attempt), and so is a hold. Only a pending row.
+   * attempt counts from that attempt), and so is a hold. Only a pending row, and never one held
+   * as OVER_OFFLINE_LIMIT but by a person: staff were told that debit was not taken, so evidence
+   * that would send it again is for a person to act on (`resolveUnknownOutcome`).
    */
   recordNotApplied(
     id: number,
@@ -979,7 +1012,8 @@ export class OutboxStore {
          older_key_reached = CASE WHEN ?1 = 'answer' THEN older_key_reached ELSE 0 END,
          not_applied_evidence = ?1, not_applied_at = ?2, outcome_unknown_since = NULL,
          outcome_unknown_code = NULL, next_attempt_at = coalesce(?3, next_attempt_at), updated_at = ?2
-       WHERE id = ?4 AND state = 'pending' RETURNING *`,
+       WHERE id = ?4 AND state = 'pending'
+         AND (?1 = 'staff' OR outcome_unknown_code IS NOT 'OVER_OFFLINE_LIMIT') RETURNING *`,
     ).get(evidence, now, nextAttemptAt ?? null, id) as DebitRow | undefined;
     return row ? toDebit(row) : undefined;
   }

@@ -186,6 +186,23 @@ export function describeError(error: IpcError, t: Translate, fmt: Formatters): E
       offline: false,
     };
   }
+  if (error.code === 'OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN') {
+    // Not taken as an offline debit, and not "refused" either: it may be with the service.
+    const breach = breachOf(error);
+    const limitKey = breach ? limitKeys[breach.limit] : undefined;
+    return {
+      title: t('error.limitUnknown.title'),
+      detail:
+        breach && limitKey
+          ? t('error.limitUnknown.detail', {
+              limit: t(limitKey),
+              allowed:
+                breach.unit === 'EUR' ? fmt.money(breach.allowed) : fmt.integer(breach.allowed),
+            })
+          : t('error.limitUnknown.detailNoLimit'),
+      offline: false,
+    };
+  }
   const card = cardRefusalOf(error);
   if (card) return { title: t(card.title), detail: card.detail(t, fmt), offline: false };
   if (error.code.startsWith('PRINT_')) {

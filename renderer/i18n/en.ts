@@ -521,6 +521,12 @@ export const en = {
   'error.offline.title': 'The service cannot be reached right now.',
   'error.limit.title': 'This debit is over the kiosk’s offline limits: it was not taken.',
   'error.limit.detail': 'The limit is {limit}: {allowed}. Ask for another payment method.',
+  'error.limitUnknown.title':
+    'This debit was not taken as an offline debit: it is over the kiosk’s offline limits. Its outcome is being checked.',
+  'error.limitUnknown.detail':
+    'The limit is {limit}: {allowed}. The link dropped while it was being sent, so the service may have received it: it is kept in Pending debits for a person and never sent again by itself. Do not take this payment again until its outcome is recorded there.',
+  'error.limitUnknown.detailNoLimit':
+    'The link dropped while it was being sent, so the service may have received it: it is kept in Pending debits for a person and never sent again by itself. Do not take this payment again until its outcome is recorded there.',
   'error.credentials':
     'The service refused the kiosk’s account. An administrator must check the credentials in Setup.',
   'error.credentialsMissing':

@@ -532,6 +532,12 @@ export const fr: Catalogue = {
   'error.offline.title': 'Le service est injoignable pour le moment.',
   'error.limit.title': 'Ce débit dépasse les limites hors ligne de la borne : il n’a pas été pris.',
   'error.limit.detail': 'La limite est {limit} : {allowed}. Proposez un autre moyen de paiement.',
+  'error.limitUnknown.title':
+    'Ce débit n’a pas été pris comme débit hors ligne : il dépasse les limites hors ligne de la borne. Son issue est en cours de vérification.',
+  'error.limitUnknown.detail':
+    'La limite est {limit} : {allowed}. La liaison a coupé pendant son envoi, le service l’a peut-être reçu : il est gardé dans les débits en attente pour une personne et n’est jamais renvoyé de lui-même. Ne reprenez pas ce paiement tant que son issue n’y est pas enregistrée.',
+  'error.limitUnknown.detailNoLimit':
+    'La liaison a coupé pendant son envoi, le service l’a peut-être reçu : il est gardé dans les débits en attente pour une personne et n’est jamais renvoyé de lui-même. Ne reprenez pas ce paiement tant que son issue n’y est pas enregistrée.',
   'error.credentials':
     'Le service a refusé le compte de la borne. Un administrateur doit vérifier les identifiants dans les réglages.',
   'error.credentialsMissing':

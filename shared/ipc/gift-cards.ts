@@ -168,12 +168,16 @@ export type HeldDebitCode = z.infer<typeof HeldDebitCode>;
  * list is no proof. `USAGES_UNREADABLE`: the usages cannot be read at all. `KEY_REUSED`: the
  * service answered 409 to a key it had seen with another body (the kiosk broke its own rule; not
  * a refusal). `REPLY_UNREADABLE`: the service's reply to it could not be read.
+ * `OVER_OFFLINE_LIMIT`: the caller's wait ended without the service's answer on a debit over the
+ * offline limits that may have reached the service: staff were told it was not taken as an
+ * offline debit, so it is never sent again by itself (only a person's "not applied, send again").
  */
 export const outcomeUnknownReasons = [
   'USAGES_UNVERIFIED',
   'USAGES_UNREADABLE',
   'KEY_REUSED',
   'REPLY_UNREADABLE',
+  'OVER_OFFLINE_LIMIT',
 ] as const;
 export const OutcomeUnknownReason = lazySchema(() => z.enum(outcomeUnknownReasons));
 export type OutcomeUnknownReason = z.infer<typeof OutcomeUnknownReason>;

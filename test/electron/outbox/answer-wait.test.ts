@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CommerceApiClient, createApiClient } from '../../../electron/api/client.ts';
 import {
-  AnswerAwaited,
   connectivityOf,
   createApiGateway,
   OfflineLimitExceeded,
@@ -10,6 +9,8 @@ import {
   outboxClientRetry,
   OutboxError,
   OutboxSender,
+  OverLimitOutcomeUnknown,
+  resolveUnknownOutcome,
 } from '../../../electron/outbox/index.ts';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
 import { type CuttableLink, startCuttableLink } from './cuttable-link.ts';
@@ -118,27 +119,39 @@ describe('a debit over the offline cap whose answer does not come', () => {
     });
   });
 
-  it('it may have reached the service (reply lost after the commit): kept, not accepted, applied once when the answer comes', async () => {
+  it('it may have reached the service (reply lost after the commit): not accepted, held for a person, never sent again by itself', async () => {
     bed.sb.control.addFault({ kind: 'commit-then-reset', route: 'debitGiftCard' });
     const request = { requestId: randomUUID(), giftCardId: demoGiftCards.active, amount: 80 };
     const accepted = outbox.enqueue({ ...request, waitMs: 1_500 });
     sender.wake();
 
     const error = await rejection(outbox.awaitAnswer(accepted.debit.id, 1_500));
-    expect(error).toBeInstanceOf(AnswerAwaited);
-    expect(error).toMatchObject({ code: 'OUTBOX_ANSWER_AWAITED' });
+    expect(error).toBeInstanceOf(OverLimitOutcomeUnknown);
+    expect(error).toMatchObject({ code: 'OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN' });
     const kept = outbox.get(accepted.debit.id);
-    // Never withdrawn: the service did take it.
+    // Never withdrawn: the service did take it. Never sent again by itself either: staff were
+    // told it was not taken as an offline debit; a person records what became of it.
     expect(['pending', 'sending']).toContain(kept.state);
-    expect(kept.acceptedOffline).toBe(false);
-    expect(kept.mayHaveReachedAt).not.toBeNull();
+    expect(kept).toMatchObject({
+      acceptedOffline: false,
+      outcomeUnknown: { reason: 'OVER_OFFLINE_LIMIT' },
+    });
     expect(ledger().map((entry) => entry.amount)).toEqual([80]);
 
     bed.sb.control.clearFaults();
-    await sender.drain({ untilEmpty: true, timeoutMs: 10_000 });
-    // Asked again (the screen re-asks with the same request id): the service's answer.
-    const outcome = await outbox.awaitAnswer(accepted.debit.id, 0);
-    expect(outcome).toMatchObject({ settled: true, debit: { state: 'applied' } });
+    const report = await sender.drain({ untilEmpty: true, timeoutMs: 5_000 });
+    expect(report.result).toBe('held');
+    expect(outbox.get(accepted.debit.id)).toMatchObject({
+      state: 'pending',
+      outcomeUnknown: { reason: 'OVER_OFFLINE_LIMIT' },
+    });
+    // Asked again (the screen re-asks with the same request id): the same answer.
+    expect(await rejection(outbox.awaitAnswer(accepted.debit.id, 0))).toBeInstanceOf(
+      OverLimitOutcomeUnknown,
+    );
+    // A person saw the card's balance and records it applied: nothing is sent.
+    resolveUnknownOutcome(outbox, accepted.debit.id, { outcome: 'applied', by: 'manager' });
+    expect(outbox.get(accepted.debit.id).state).toBe('applied');
     expect(ledger().map((entry) => entry.idempotencyKey)).toEqual([kept.idempotencyKey]);
   });
 });
