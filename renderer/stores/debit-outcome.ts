@@ -53,6 +53,25 @@ export function mayBeStored(error: IpcError): boolean {
 }
 
 /**
+ * Main kept a debit over an offline limit whose answer did not come and whose bytes may have
+ * reached the service: held as "outcome unknown" (OVER_OFFLINE_LIMIT) until a person records what
+ * became of it. Not an outcome for the screen: like a lost reply, the sale (its request id) is kept
+ * and its notice shown on every way back to the card until main gives the recorded outcome.
+ */
+export function isHeldOverLimit(error: IpcError): boolean {
+  return error.code === 'OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN';
+}
+
+/** Main's view of such a debit (an event about it): still open, held for a person. */
+export function isHeldOverLimitView(debit: DebitView): boolean {
+  return (
+    (debit.state === 'pending' || debit.state === 'sending') &&
+    debit.outcomeUnknown?.reason === 'OVER_OFFLINE_LIMIT' &&
+    !debit.acceptedOffline
+  );
+}
+
+/**
  * Withdrawn by main when its wait ended over an offline limit, before any byte of it reached the
  * service: a refusal for the screen (OUTBOX_LIMIT_EXCEEDED, from main's reply), not a cancellation.
  */

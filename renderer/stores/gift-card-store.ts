@@ -18,7 +18,13 @@ import {
   type DebitConfirmation,
   localConfirmationStorage,
 } from './debit-confirmation.ts';
-import { isWithdrawnView, mayBeStored, outcomeOf } from './debit-outcome.ts';
+import {
+  isHeldOverLimit,
+  isHeldOverLimitView,
+  isWithdrawnView,
+  mayBeStored,
+  outcomeOf,
+} from './debit-outcome.ts';
 
 /** How long main may wait for the service before replying: most answers come well within it. */
 export const DEBIT_WAIT_MS = 8_000;
@@ -132,6 +138,11 @@ interface Sale {
   replayed: boolean;
   /** Refused before anything was stored (an offline limit, bad input). */
   error: IpcError | null;
+  /**
+   * Main holds it for a person (over an offline limit, its bytes may have reached the service):
+   * not an outcome. Its notice stays on screen and main is asked again until a person records it.
+   */
+  held: IpcError | null;
   timer: ReturnType<typeof setTimeout> | undefined;
   lostReplies: number;
 }
@@ -139,7 +150,12 @@ interface Sale {
 /** What main said is an outcome to show (the service's answer, stored offline, a refusal). */
 function outcomeKnown(sale: Sale): boolean {
   if (sale.error !== null) return true;
-  return sale.debit !== null && outcomeOf(sale.debit, sale.delivery) !== 'waiting';
+  if (sale.held !== null) return false;
+  return (
+    sale.debit !== null &&
+    !isHeldOverLimitView(sale.debit) &&
+    outcomeOf(sale.debit, sale.delivery) !== 'waiting'
+  );
 }
 
 /**
@@ -238,16 +254,18 @@ export function createGiftCardStore(
         if (sale.debit?.state === 'applied') void reread(giftCardId);
         return;
       }
-      const firstSend = sale.sending && !sale.lost && sale.debit === null;
+      const firstSend = sale.sending && !sale.lost && sale.held === null && sale.debit === null;
       const { amount } = sale.confirmation;
+      // Held for a person: "may already be stored", with main's reason (over an offline limit).
+      const held = sale.held !== null || (sale.debit !== null && isHeldOverLimitView(sale.debit));
       set({
         confirmation: sale.confirmation,
         debiting: sale.sending,
-        lostReply: sale.lost && sale.debit === null,
-        debit: sale.debit,
-        delivery: sale.delivery,
+        lostReply: held || (sale.lost && sale.debit === null),
+        debit: held ? null : sale.debit,
+        delivery: held ? null : sale.delivery,
         replayed: sale.replayed,
-        debitError: null,
+        debitError: sale.held,
         // The form shows the amount on its way; another is typed once this outcome is shown.
         ...(firstSend
           ? amountValue(get().amount) === amount
@@ -279,6 +297,7 @@ export function createGiftCardStore(
       if (disposed || sales.get(giftCardId) !== sale) return;
       if (reply.ok) {
         sale.lost = false;
+        sale.held = null;
         sale.lostReplies = 0;
         const debit = newest(reply.value.debit);
         if (sale.debit?.id !== debit.id || sale.debit.updatedAt <= debit.updatedAt) {
@@ -289,6 +308,13 @@ export function createGiftCardStore(
         // Stored, the service's answer not in yet: the events say it, and main is asked again
         // now and then in case one is missed.
         if (!outcomeKnown(sale)) sale.timer = setTimeout(() => void send(sale), lastDelay);
+      } else if (isHeldOverLimit(reply.error)) {
+        // Not refused, not taken: held for a person. The sale and its request id are kept (and
+        // its confirmation in storage) until main gives the outcome a person recorded.
+        sale.lost = false;
+        sale.lostReplies = 0;
+        sale.held = reply.error;
+        sale.timer = setTimeout(() => void send(sale), lastDelay);
       } else if (mayBeStored(reply.error)) {
         // Never a fresh form here: the same request is sent again until main says what it is.
         sale.lost = true;
@@ -311,6 +337,7 @@ export function createGiftCardStore(
       delivery: null,
       replayed: false,
       error: null,
+      held: null,
       timer: undefined,
       lostReplies: 0,
     });
@@ -426,6 +453,15 @@ export function createGiftCardStore(
           // Withdrawn over an offline limit when its wait ended (nothing reached the service):
           // the reply, or asking again, gives that refusal with its limit; "cancelled" would not.
           if (isWithdrawnView(view)) return;
+          // Held for a person over an offline limit: still its notice, not "stored offline".
+          if (isHeldOverLimitView(view)) {
+            sale.held ??= {
+              code: 'OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN',
+              message: view.lastError?.message ?? 'held for a person: its outcome is unknown',
+            };
+            show(sale.confirmation.giftCardId);
+            return;
+          }
           // While its request is in flight, main's wait decides what a debit without its answer
           // becomes: stored offline (`acceptedOffline`) or refused over an offline limit. An
           // attempt that failed meanwhile is not that decision: "stored offline" shown on it
@@ -433,6 +469,8 @@ export function createGiftCardStore(
           const open = view.state === 'pending' || view.state === 'sending';
           if (sale.sending && open && !view.acceptedOffline && view.lastError !== null) return;
           // A lost reply's debit named by main: stored, and from now on followed by its events.
+          // A held one no longer held (a person recorded its outcome): that outcome is shown.
+          sale.held = null;
           sale.debit = view;
           show(sale.confirmation.giftCardId);
           return;

@@ -377,6 +377,105 @@ test('refused before anything was stored: shown, forgotten, and the next press i
   expect(second?.requestId).not.toBe(first?.requestId);
 });
 
+test('held over an offline limit (it may have reached the service): the sale is kept and its notice is every way back to the card until a person records the outcome', async () => {
+  // Main's wait ended over the per-debit cap after its bytes may have left: not refused, not
+  // taken; held for a person. Not an outcome for the screen: a new debit on the card would be a
+  // second one for the same sale.
+  const held: IpcError = {
+    code: 'OUTBOX_OVER_LIMIT_OUTCOME_UNKNOWN',
+    message: 'debit 9 (200.00 EUR) was not taken as an offline debit: held for a person',
+  };
+  let recorded = false;
+  const kiosk = fakeKiosk({
+    getGiftCard: cardFor,
+    debitGiftCard: (request) =>
+      recorded
+        ? reply(debit({ id: 9, amount: request.amount, state: 'applied', newBalance: 0 }), true)
+        : fail(held),
+  });
+  const storage = keptIn();
+  const target = start(kiosk, storage);
+  await confirm(target, '200');
+  const first = target.getState().confirmation;
+  expect(first).toMatchObject({ giftCardId: giftCard.id, amount: 200 });
+  expect(target.getState()).toMatchObject({ lostReply: true, debit: null, debitError: held });
+  expect(offersDebit(target.getState())).toBe(false);
+  expect([...storage.kept.values()]).toEqual([first]);
+
+  // An event about the held row is no outcome either ("stored offline" would be false).
+  target.getState().applyEvent({
+    type: 'state-changed',
+    debit: debit({
+      id: 9,
+      amount: 200,
+      state: 'pending',
+      attempts: 1,
+      requestId: first!.requestId,
+      lastError: { code: 'NETWORK_ERROR', message: 'socket hang up' },
+      outcomeUnknown: {
+        since: '2026-03-14T10:00:00.000Z',
+        reason: 'OVER_OFFLINE_LIMIT',
+        balanceBefore: null,
+        balanceNow: null,
+      },
+    }),
+    from: 'sending',
+    to: 'pending',
+    reason: 'RETRY_SCHEDULED',
+  });
+  expect(target.getState()).toMatchObject({ confirmation: first, lostReply: true, debit: null });
+
+  // Every way back: next customer then the card again, scanned, typed, recent cards, a reload.
+  target.getState().clear();
+  expect(target.getState().unshown).toEqual([{ giftCardId: giftCard.id, amount: 200 }]);
+  const ways: [string, () => Promise<void>][] = [
+    [
+      'scanned',
+      async () => {
+        target.getState().setCardId(`SCAN-${giftCard.id}`);
+        await target.getState().lookup();
+      },
+    ],
+    [
+      'typed',
+      async () => {
+        target.getState().setCardId(giftCard.id);
+        await target.getState().lookup();
+      },
+    ],
+    ['last cards, a customer’s credit', () => target.getState().openCard(giftCard.id)],
+  ];
+  for (const [way, reach] of ways) {
+    await reach();
+    const state = target.getState();
+    expect(state.confirmation, way).toEqual(first);
+    expect(state.lostReply, way).toBe(true);
+    expect(state.debitError, way).toEqual(held);
+    expect(offersDebit(state), way).toBe(false);
+    state.setAmount('5');
+    await target.getState().submitDebit();
+  }
+  store?.getState().dispose();
+  const reloaded = start(kiosk, storage);
+  await vi.advanceTimersByTimeAsync(0);
+  expect(reloaded.getState()).toMatchObject({ confirmation: first, lostReply: true });
+  expect(new Set(kiosk.callsOf('debitGiftCard').map((r) => `${r.requestId} ${r.amount}`))).toEqual(
+    new Set([`${first?.requestId} 200`]),
+  );
+
+  // A person records it applied: main's next answer is that outcome, shown; then the card is free.
+  recorded = true;
+  await reloaded.getState().checkDebit();
+  expect(reloaded.getState()).toMatchObject({
+    confirmation: null,
+    lostReply: false,
+    debit: { id: 9, state: 'applied' },
+    debitError: null,
+    unshown: [],
+  });
+  expect(storage.kept.size).toBe(0);
+});
+
 test('withdrawn over an offline limit when its wait ended: the refusal is shown, even when the event comes before the reply', async () => {
   // Main withdraws the row (cancelled, OUTBOX_LIMIT_EXCEEDED) and emits that before its reply,
   // the refusal, reaches the screen: "cancelled" would not say that nothing was taken, nor why.
