@@ -163,9 +163,9 @@ export class CommerceApiClient {
 
   #call<N extends OperationName>(name: N, args: readonly unknown[]): Promise<OperationOutput<N>> {
     const options = args[1] as CallOptions | undefined;
-    return this.#invoker.invoke(operations[name], args[0], options?.signal) as Promise<
-      OperationOutput<N>
-    >;
+    return this.#invoker.invoke(operations[name], args[0], options?.signal, {
+      freshConnection: options?.freshConnection === true,
+    }) as Promise<OperationOutput<N>>;
   }
 
   // ---- the 30 operations of the contract, in its order ----

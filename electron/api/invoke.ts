@@ -38,6 +38,12 @@ export interface ExchangeEvent {
   readonly durationMs: number;
 }
 
+/** How each HTTP attempt of one call goes out (see `TransportRequest`). */
+export interface SendingOptions {
+  /** On a connection opened for that attempt alone, never a pooled keep-alive one. */
+  readonly freshConnection?: boolean;
+}
+
 export interface InvokerContext {
   readonly baseUrl: string;
   readonly transport: Transport;
@@ -99,16 +105,22 @@ export class OperationInvoker {
     this.#tokens = tokens;
   }
 
-  async invoke(operation: Operation, input: unknown, signal?: AbortSignal): Promise<unknown> {
+  async invoke(
+    operation: Operation,
+    input: unknown,
+    signal?: AbortSignal,
+    sending: SendingOptions = {},
+  ): Promise<unknown> {
     const prepared = prepareRequest(operation, input, this.#context.baseUrl);
     signal?.throwIfAborted();
-    return this.#send(operation, prepared, signal);
+    return this.#send(operation, prepared, signal, sending);
   }
 
   async #send(
     operation: Operation,
     prepared: PreparedRequest,
     signal: AbortSignal | undefined,
+    sending: SendingOptions,
   ): Promise<unknown> {
     const { clock, logger, policy, budget, random } = this.#context;
     const retryClass = retryClassOf(operation);
@@ -125,7 +137,14 @@ export class OperationInvoker {
         token = await this.#tokens.current();
         signal?.throwIfAborted();
       }
-      const result = await this.#exchangeOnce(operation, prepared, token, exchange, signal);
+      const result = await this.#exchangeOnce(
+        operation,
+        prepared,
+        token,
+        exchange,
+        signal,
+        sending,
+      );
       if (!result.failed) return result.value;
       const failure = result.error;
 
@@ -196,6 +215,7 @@ export class OperationInvoker {
     token: AccessToken | undefined,
     exchange: number,
     signal: AbortSignal | undefined,
+    sending: SendingOptions,
   ): Promise<
     | { readonly failed: false; readonly value: unknown }
     | { readonly failed: true; readonly error: AnyApiError }
@@ -212,6 +232,7 @@ export class OperationInvoker {
       body: prepared.body,
       maxBytes: prepared.expects === 'pdf' ? this.#context.pdfMaxBytes : this.#context.jsonMaxBytes,
       signal,
+      freshConnection: sending.freshConnection === true,
     });
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
     if (!outcome.ok && outcome.failure.kind === 'aborted') throw outcome.failure.reason;

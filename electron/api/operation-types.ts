@@ -61,6 +61,11 @@ export type OperationOutput<N extends OperationName> = Operations[N] extends {
 export interface CallOptions {
   /** Cancels the call, its retries and their waits; the promise rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /**
+   * Send on a connection opened for this call alone, never a pooled keep-alive one (see
+   * `TransportRequest.freshConnection`): a failure to connect then proves nothing left the kiosk.
+   */
+  readonly freshConnection?: boolean;
 }
 
 /** `(input, options?)`, the input optional when nothing in it is required. */

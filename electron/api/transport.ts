@@ -33,6 +33,13 @@ export interface TransportRequest {
   /** Replies larger than this are cut off and reported as `too-large`. */
   readonly maxBytes: number;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Sent on a connection opened for this request alone (`Connection: close`, an agent of its
+   * own), never on a pooled keep-alive one: if the link is gone the connection never opens, so a
+   * failure says for certain that nothing left the kiosk (`requestSent: false`). A pooled socket
+   * the link black-holed would take the bytes and leave their fate unknown.
+   */
+  readonly freshConnection?: boolean | undefined;
 }
 
 export interface TransportReply {
@@ -192,8 +199,18 @@ export function createTransport(options: TransportOptions): Transport {
     headers: { 'User-Agent': options.userAgent },
   });
 
+  /** One-off agents for a request that must open its own connection; destroyed after it. */
+  const freshAgents = () => {
+    const single = { keepAlive: false, maxSockets: 1, maxFreeSockets: 0 };
+    return {
+      httpAgent: new HttpAgentWithConnectTimeout(single, options.connectTimeoutMs),
+      httpsAgent: new HttpsAgentWithConnectTimeout(single, options.connectTimeoutMs),
+    };
+  };
+
   return {
     async send(request: TransportRequest): Promise<TransportOutcome> {
+      const own = request.freshConnection === true ? freshAgents() : undefined;
       const deadline = new AbortController();
       const timer = setTimeout(
         () => deadline.abort(new Error(`no complete reply within ${options.responseTimeoutMs} ms`)),
@@ -206,10 +223,11 @@ export function createTransport(options: TransportOptions): Transport {
         const response = await instance.request<ArrayBuffer | Uint8Array>({
           method: request.method,
           url: request.url,
-          headers: { ...request.headers },
+          headers: own ? { ...request.headers, Connection: 'close' } : { ...request.headers },
           data: request.body,
           maxContentLength: request.maxBytes,
           signal,
+          ...(own ?? {}),
         });
         const data: unknown = response.data;
         const body =
@@ -268,6 +286,8 @@ export function createTransport(options: TransportOptions): Transport {
         };
       } finally {
         clearTimeout(timer);
+        own?.httpAgent.destroy();
+        own?.httpsAgent.destroy();
       }
     },
     close(): void {

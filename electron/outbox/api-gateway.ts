@@ -22,11 +22,14 @@ export const outboxClientRetry: RetryPolicyOverrides = {
 };
 
 /** What the client's gift-card calls take and give, as far as the gateway relies on it. */
-type DebitCall = (args: {
-  params: { giftCardId: string };
-  headers: { 'Idempotency-Key': string };
-  body: Record<string, unknown>;
-}) => Promise<unknown>;
+type DebitCall = (
+  args: {
+    params: { giftCardId: string };
+    headers: { 'Idempotency-Key': string };
+    body: Record<string, unknown>;
+  },
+  options?: { freshConnection?: boolean },
+) => Promise<unknown>;
 type CardCall = (args: {
   params: { giftCardId: string };
   query: Record<string, string>;
@@ -45,14 +48,17 @@ export function createApiGateway(
   const debitGiftCard = client.debitGiftCard.bind(client) as unknown as DebitCall;
   const getGiftCard = client.getGiftCard.bind(client) as unknown as CardCall;
   return {
-    debit: async (giftCardId, idempotencyKey, requestBody) => {
+    debit: async (giftCardId, idempotencyKey, requestBody, options) => {
       // The stored text is what JSON.stringify made of the body, and the client serialises
       // the parsed object the same way: these exact bytes go out on every attempt.
-      const reply = await debitGiftCard({
-        params: { giftCardId },
-        headers: { 'Idempotency-Key': idempotencyKey },
-        body: JSON.parse(requestBody) as Record<string, unknown>,
-      });
+      const reply = await debitGiftCard(
+        {
+          params: { giftCardId },
+          headers: { 'Idempotency-Key': idempotencyKey },
+          body: JSON.parse(requestBody) as Record<string, unknown>,
+        },
+        { freshConnection: options?.freshConnection === true },
+      );
       return resolveRecord(profile(), 'debitReceipt', reply) as RecordViewOf<'debitReceipt'>;
     },
 

@@ -16,6 +16,7 @@ import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
 import type { DebitGateway } from './gateway.ts';
 import { type Durability, GroupCommit } from './group-commit.ts';
 import type { Outbox } from './outbox.ts';
+import { neverOffline } from './limits.ts';
 import {
   keyWindowOf,
   reconcile,
@@ -357,6 +358,7 @@ export class DebitAttempts {
         attempt.debit.giftCardId,
         attempt.debit.idempotencyKey,
         attempt.debit.requestBody,
+        { freshConnection: neverOffline(attempt.debit.amount, this.#outbox.limits) },
       );
     } catch (error) {
       this.#awaitingReplies -= 1;

@@ -20,6 +20,7 @@ export interface DebitGateway {
     giftCardId: string,
     idempotencyKey: string,
     requestBody: string,
+    options?: DebitSendOptions,
   ): Promise<RecordViewOf<'debitReceipt'>>;
   /**
    * GET /v1/gift-cards/{giftCardId} (with the profile's usages parameter), looking through the
@@ -30,6 +31,17 @@ export interface DebitGateway {
   readonly serviceClock: ServiceClock;
   /** Asks the service for its time once (a cheap public request); never rejects. */
   syncServiceTime(): Promise<void>;
+}
+
+/** How one debit attempt goes out. */
+export interface DebitSendOptions {
+  /**
+   * On a connection opened for it alone, never a pooled keep-alive one: the sender asks it for a
+   * debit that could never be stored offline (over `maxOfflineDebitAmount`), so that with the
+   * link gone its connection never opens, nothing of it leaves the kiosk, and it can be withdrawn
+   * and refused rather than held for a person.
+   */
+  readonly freshConnection?: boolean;
 }
 
 export type UsageLookup = (

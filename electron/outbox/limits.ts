@@ -111,6 +111,15 @@ function resolveUnknownCardPolicy(policy: unknown): UnknownCardPolicy {
 const cents = (eur: number) => Math.round(eur * 100);
 
 /**
+ * Over the per-debit offline cap: it could never be stored offline, so the sender sends it on a
+ * connection of its own (never a pooled keep-alive one). With the link gone that connection never
+ * opens, nothing of it leaves the kiosk, and the wait's end withdraws it as a refusal.
+ */
+export function neverOffline(amountEur: number, limits: OfflineLimits): boolean {
+  return cents(amountEur) > cents(limits.maxOfflineDebitAmount);
+}
+
+/**
  * The first limit this debit would break, in a fixed order (the single debit, then the count,
  * then the card's total, then the overall total), or undefined when it fits every one.
  */
