@@ -1,5 +1,15 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -258,15 +268,12 @@ describe(
       mkdirSync(dataDir);
       const file = join(dataDir, 'kiosk-settings.json');
       execFileSync('mkfifo', [file]);
-      const writer = spawn(
-        '/bin/sh',
-        ['-c', 'printf "{\\"shopId\\":\\"from-the-fifo\\"}" > "$0"', file],
-        {
-          stdio: 'ignore',
-        },
-      );
-      writers.push(writer);
+      // The pipe held open with data waiting, by this process: a blocking read would get it. (A
+      // writer process could open the path only after it was replaced below, and create a file.)
+      const pipe = openSync(file, constants.O_RDWR | constants.O_NONBLOCK);
+      writeSync(pipe, '{"shopId":"from-the-fifo"}');
       expect(savedSettings(dataDir, logger)).toEqual({});
+      closeSync(pipe);
       rmSync(file);
       symlinkSync('/dev/zero', file);
       expect(savedSettings(dataDir, logger)).toEqual({});
