@@ -136,13 +136,15 @@ function boundaryRules({
 
 /*
  * electron/'s folders in three layers, imports pointing down. The foundations are what every
- * service stands on: the API client, the log, the database. The services are what the kiosk does
+ * service stands on: the shared mechanisms (foundation/: the durable file writer), the API
+ * client, the log, the database. foundation/ lies beneath the other foundations too: it imports
+ * no folder of electron/ at all. The services are what the kiosk does
  * (ipc/ binds the IPC contract to them). The composition roots wire services into a program: the
  * kiosk app (kiosk/), its Electron shell (host/) and kioskctl (cli/); electron/*.ts files, such as
  * schema.ts, are composition too. A folder is entered through its index.ts; cli/ and host/ are
  * entry points that nothing imports (preload.ts belongs to the shell).
  */
-const FOUNDATIONS = ['api', 'logging', 'storage'];
+const FOUNDATIONS = ['api', 'foundation', 'logging', 'storage'];
 const SERVICES = [
   'catalog',
   'contract',
@@ -158,17 +160,26 @@ const ROOTS = ['cli', 'exports', 'host', 'kiosk'];
 const ENTERED_BY_INDEX = [...FOUNDATIONS, ...SERVICES, 'kiosk'];
 
 const BENEATH_SERVICES =
-  'api/, logging/ and storage/ lie beneath every service: services import them, never the reverse';
+  'api/, foundation/, logging/ and storage/ lie beneath every service: services import them, never the reverse';
+const BENEATH_ALL =
+  'foundation/ lies beneath every folder of electron/: it stands on Node alone, everything else may import it';
 const WIRES_SERVICES =
   'kiosk/, cli/ and host/ wire the services together: they import services, never the reverse';
 
 /** The zone of one folder of electron/: what it must not import, and what it enters by index.ts. */
 function electronFolderZone(folder) {
-  const refused = FOUNDATIONS.includes(folder)
-    ? Object.fromEntries([...SERVICES, ...ROOTS].map((other) => [other, BENEATH_SERVICES]))
-    : SERVICES.includes(folder)
-      ? Object.fromEntries(ROOTS.map((root) => [root, WIRES_SERVICES]))
-      : {};
+  const refused =
+    folder === 'foundation'
+      ? Object.fromEntries(
+          [...FOUNDATIONS, ...SERVICES, ...ROOTS]
+            .filter((other) => other !== folder)
+            .map((other) => [other, BENEATH_ALL]),
+        )
+      : FOUNDATIONS.includes(folder)
+        ? Object.fromEntries([...SERVICES, ...ROOTS].map((other) => [other, BENEATH_SERVICES]))
+        : SERVICES.includes(folder)
+          ? Object.fromEntries(ROOTS.map((root) => [root, WIRES_SERVICES]))
+          : {};
   return {
     files: [`electron/${folder}/**`],
     rules: boundaryRules({

@@ -1,8 +1,8 @@
-import { access } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { removeFileDurably, writeFileDurably } from '../foundation/index.ts';
 import { BoundedFileError, readBoundedFile } from '../profile/index.ts';
-import { removeFileDurably, writeFileAtomic } from './atomic-file.ts';
 import { CredentialsCorrupt, VaultUnavailable } from './errors.ts';
 import {
   type SafeStorageApi,
@@ -199,7 +199,9 @@ export class SafeStorageVault implements CredentialVault {
       };
     }
     try {
-      await writeFileAtomic(file, `${JSON.stringify(stored)}\n`, { mode: 0o600 });
+      // Only the kiosk's own user enters the directory, only it reads the file.
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+      await writeFileDurably(file, `${JSON.stringify(stored)}\n`, { mode: 0o600 });
     } catch (error) {
       throw new VaultUnavailable(
         this.name,

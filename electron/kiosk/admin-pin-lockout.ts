@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writeFileDurablySync } from '../foundation/index.ts';
 import { BoundedFileError, readBoundedFileSync } from '../profile/index.ts';
 import { prepareDataDir } from '../storage/index.ts';
 
@@ -33,7 +32,7 @@ export type PinLockoutRecord = z.infer<typeof PinLockoutRecord>;
 /**
  * The administrator PIN's tries and lockout, one small JSON file next to the settings, so that
  * restarting the kiosk does not hand out a fresh set of guesses. Writes are atomic and durable
- * (temporary file, fsync, rename, fsync of the directory): after a power cut the file holds the
+ * (`writeFileDurablySync`: temporary file, fsync, rename, fsync of the directory): after a power cut the file holds the
  * last try recorded, never half of it.
  */
 export class PinLockoutFile {
@@ -69,31 +68,8 @@ export class PinLockoutFile {
   /** Throws when the record could not be made durable (full disk, directory not writable...). */
   write(record: PinLockoutRecord): void {
     prepareDataDir(this.#dir);
-    const temporary = `${this.path}.${randomUUID()}.tmp`;
-    try {
-      const fd = openSync(temporary, 'wx', LOCKOUT_FILE_MODE);
-      try {
-        writeFileSync(fd, `${JSON.stringify(PinLockoutRecord.parse(record))}\n`);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, this.path);
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
-    }
-    syncDirectory(this.#dir);
-  }
-}
-
-/** The rename is durable only once the directory entry is. Windows cannot open a directory. */
-function syncDirectory(dir: string): void {
-  if (process.platform === 'win32') return;
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    writeFileDurablySync(this.path, `${JSON.stringify(PinLockoutRecord.parse(record))}\n`, {
+      mode: LOCKOUT_FILE_MODE,
+    });
   }
 }

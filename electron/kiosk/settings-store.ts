@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KioskSettings, KioskSettingsChanges } from '../../shared/ipc/status.ts';
+import { writeFileDurably } from '../foundation/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import type { OfflineLimits } from '../outbox/index.ts';
 import { BoundedFileError, readBoundedFileSync } from '../profile/index.ts';
@@ -10,6 +9,8 @@ import { prepareDataDir } from '../storage/index.ts';
 export const SETTINGS_FILE = 'kiosk-settings.json';
 /** The file holds a few choices: anything bigger is not the kiosk's (read bounded, never whole). */
 export const MAX_SETTINGS_BYTES = 256 * 1024;
+/** Only the kiosk's own user reads it. */
+const SETTINGS_FILE_MODE = 0o600;
 
 /** What the settings file holds: only what an administrator chose, each key validated. */
 export type SettingsOverrides = KioskSettingsChanges;
@@ -22,7 +23,8 @@ const settingKeys = Object.keys(KioskSettingsChanges.shape) as (keyof SettingsOv
  * everything else follows the integrator's defaults (and the system language), so a later change
  * of those still applies to the keys nobody chose. A file that is missing falls back to the
  * defaults; a damaged key is left out with a log line (a damaged file must not keep the kiosk from
- * starting). Writes are atomic (temp + rename).
+ * starting). Writes are atomic and durable (`writeFileDurably`: temp file, fsync, rename, fsync of
+ * the directory): once `update` resolves, a crash or power cut keeps the saved value.
  */
 export class SettingsStore {
   readonly #path: string;
@@ -75,14 +77,9 @@ export class SettingsStore {
     const next = KioskSettings.parse(merge(this.#defaults, overrides));
     // The database's own checks and modes (0700, no endless retry under /proc).
     prepareDataDir(this.#dataDir);
-    const temporary = `${this.#path}.${randomUUID()}.tmp`;
-    try {
-      await writeFile(temporary, `${JSON.stringify(overrides, null, 2)}\n`, { mode: 0o600 });
-      await rename(temporary, this.#path);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await writeFileDurably(this.#path, `${JSON.stringify(overrides, null, 2)}\n`, {
+      mode: SETTINGS_FILE_MODE,
+    });
     this.#overrides = overrides;
     this.#current = next;
     this.#logger.info('kiosk.settings.updated', { keys: Object.keys(stripUndefined(parsed)) });

@@ -20,7 +20,9 @@ const PORTABLE = '(keep the contract portable)';
 const ONLY_HOST =
   'only electron/host/ and electron/preload.ts may import the electron module (services take Electron through injected interfaces, so they run under plain Node)';
 const BENEATH_SERVICES =
-  '(api/, logging/ and storage/ lie beneath every service: services import them, never the reverse)';
+  '(api/, foundation/, logging/ and storage/ lie beneath every service: services import them, never the reverse)';
+const BENEATH_ALL =
+  '(foundation/ lies beneath every folder of electron/: it stands on Node alone, everything else may import it)';
 const WIRES_SERVICES =
   '(kiosk/, cli/ and host/ wire the services together: they import services, never the reverse)';
 const SHIPPED =
@@ -157,6 +159,14 @@ const violations: {
     as,
     errors: [ONLY_HOST, ONLY_HOST],
   })),
+  {
+    rule: 'electron/foundation/ imports no folder of electron/: no foundation, service nor root',
+    fixture: 'foundation-folder-imports-electron.ts',
+    as: 'electron/foundation/__fixture__.ts',
+    errors: ['storage', 'logging', 'outbox', 'kiosk'].map(
+      (folder) => `electron/foundation/ must not import electron/${folder}/ ${BENEATH_ALL}`,
+    ),
+  },
   ...['storage', 'logging', 'api'].map((folder) => ({
     rule: `electron/${folder}/ does not import a service (catalog/), not even through its index.ts`,
     fixture: 'foundation-imports-service.ts',
@@ -266,6 +276,11 @@ const allowed: { zone: string; fixture: string; as: string }[] = [
     zone: 'a foundation (api/) imports Node, and another foundation through its index.ts',
     fixture: 'foundation-allowed.ts',
     as: 'electron/api/__fixture__.ts',
+  },
+  {
+    zone: 'electron/foundation/ imports Node built-ins and its own files',
+    fixture: 'foundation-folder-allowed.ts',
+    as: 'electron/foundation/__fixture__.ts',
   },
   {
     zone: "a service's migration imports storage/ through its index.ts, and its own folder",

@@ -1,0 +1,10 @@
+/**
+ * What every folder of electron/ may stand on and that stands on nothing of electron/: Node
+ * built-ins only. One atomic-and-durable file writer for every small file the kiosk replaces.
+ */
+export {
+  type DurableWriteOptions,
+  removeFileDurably,
+  writeFileDurably,
+  writeFileDurablySync,
+} from './durable-file.ts';
