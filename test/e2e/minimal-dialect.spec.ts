@@ -176,9 +176,7 @@ test.describe('the minimal dialect, with its profile', () => {
       const sales = page.getByTestId('history-sales');
       await sales.getByRole('button', { name: `Details of sale ${sale.ticket}` }).click();
       await sales.getByRole('button', { name: `Print invoice of sale ${sale.ticket}` }).click();
-      await expect(page.getByTestId('document-heading')).toHaveText(
-        `Invoice ${invoice.invoiceNo}`,
-      );
+      await expect(page.getByTestId('document-heading')).toHaveText(`Invoice ${invoice.invoiceNo}`);
       await page.getByRole('combobox', { name: 'Printer' }).selectOption(cups!.pdfQueue);
       await page.getByRole('button', { name: 'Print', exact: true }).click();
       await expect(page.getByTestId('print-job')).toHaveAttribute('data-state', 'completed', {
