@@ -49,6 +49,7 @@ export {
   customerHistoryQuery,
   customerSearchCriteria,
   customerSearchQuery,
+  customersMatchingUnsent,
   giftCardUsagesQuery,
 } from './queries.ts';
 export { ContractReport, OperationReport, ValueReport } from './contract-report.ts';

@@ -44,6 +44,36 @@ export function customerSearchQuery(
 }
 
 /**
+ * The criteria of a search the service was not asked (the profile names no parameter for them):
+ * the kiosk checks those itself on the matches it got back, so stating another detail still
+ * tells several customers apart. A match that does not show the detail stays a candidate (the
+ * kiosk never opens a record it cannot tell from another); values compare trimmed, ignoring
+ * case and accents.
+ */
+export function customersMatchingUnsent<
+  T extends Partial<Record<CustomerSearchCriterion, unknown>>,
+>(profile: IntegrationProfile, request: CustomerSearchRequest, matches: readonly T[]): T[] {
+  const fold = (value: string) =>
+    value
+      .normalize('NFD')
+      .replace(/\p{Diacritic}/gu, '')
+      .trim()
+      .toLocaleLowerCase();
+  const unsent = customerSearchCriteria.filter(
+    (criterion) =>
+      request[criterion] !== undefined &&
+      request[criterion] !== '' &&
+      profile.parameters.customerSearch[criterion] === null,
+  );
+  return matches.filter((match) =>
+    unsent.every((criterion) => {
+      const shown = match[criterion];
+      return typeof shown !== 'string' || fold(shown) === fold(request[criterion] ?? '');
+    }),
+  );
+}
+
+/**
  * Opening a customer: the contact parameter is the profile's (not shown), sent only when the
  * screen asks for the contact block and the profile names one.
  */

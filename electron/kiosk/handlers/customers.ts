@@ -4,6 +4,7 @@ import {
   customerCreditsQuery,
   customerHistoryQuery,
   customerSearchQuery,
+  customersMatchingUnsent,
   hasNextPageOf,
   type IntegrationProfile,
   viewOf,
@@ -35,8 +36,10 @@ export function customerHandlers({
       const reply = await client.searchCustomers({
         query: customerSearchQuery(profile(), request),
       });
+      const entries = reply.data.map((customer) => customerEntryOf(profile(), customer));
       return {
-        data: reply.data.map((customer) => customerEntryOf(profile(), customer)),
+        // The details the service was not asked (the profile names no parameter): checked here.
+        data: customersMatchingUnsent(profile(), request, entries),
         hasNextPage: hasNextPageOf(reply),
       };
     },

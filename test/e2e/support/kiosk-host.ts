@@ -9,7 +9,7 @@ import {
   type WiredKioskServices,
 } from '../../../electron/kiosk/kiosk-services.ts';
 import type { OfflineLimits } from '../../../electron/outbox/limits.ts';
-import { startSandbox } from '../../../sandbox/index.ts';
+import { startSandbox, type SandboxLogSink } from '../../../sandbox/index.ts';
 import { startServiceLink, type ServiceLink } from './link.ts';
 
 export const RENDERER_DIR = fileURLToPath(new URL('../../../dist/renderer/', import.meta.url));
@@ -26,7 +26,9 @@ export interface KioskOptions {
   /** Another build of the renderer (the benchmarks build their own). */
   readonly rendererDir?: string;
   /** How the sandbox shapes what the spec does not show (default: its default dialect). */
-  readonly dialect?: 'default' | 'alternate';
+  readonly dialect?: 'default' | 'alternate' | 'minimal';
+  /** Where the sandbox's log lines go (one JSON object a line, a request's status among them). */
+  readonly sandboxLog?: SandboxLogSink;
   /** The integration profile file the kiosk is deployed with (KIOSK_API_PROFILE). */
   readonly profileFile?: string;
   /** The kiosk reaches the service through a TCP link the test can cut (`RunningKiosk.link`). */
@@ -58,6 +60,7 @@ export async function startKiosk(options: KioskOptions = {}): Promise<RunningKio
     port: 0,
     control: true,
     dialect: options.dialect ?? 'default',
+    ...(options.sandboxLog ? { log: options.sandboxLog } : {}),
   });
   const email = options.account ?? 'kiosk-all@sandbox.test';
   const account = sandbox.accounts.find((candidate) => candidate.email === email);

@@ -54,6 +54,21 @@ describe('every read the kiosk makes, against a service that shows only the spec
     return result.ok ? result.value : undefined;
   }
 
+  it('confirming one of several matches with a detail the service does not take: the kiosk checks it on the matches', async () => {
+    const both = await read('searchCustomers', { email: ambiguousEmail.email });
+    expect(both?.data.map((match) => match.firstName).sort()).toEqual(['Claire', 'Julien']);
+    const one = await read('searchCustomers', {
+      email: ambiguousEmail.email,
+      firstName: ' julien ',
+    });
+    expect(one?.data.map((match) => `${match.firstName} ${match.lastName}`)).toEqual([
+      'Julien Moreau',
+    ]);
+    const none = await read('searchCustomers', { email: ambiguousEmail.email, firstName: 'Zoé' });
+    expect(none?.data).toEqual([]);
+    expect(refused()).toEqual([]);
+  });
+
   it('the customer screens: search (several matches), detail with contact, history, credits', async () => {
     const matches = await read('searchCustomers', { email: ambiguousEmail.email });
     expect(matches?.data.length).toBeGreaterThan(1);
