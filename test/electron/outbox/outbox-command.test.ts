@@ -243,6 +243,10 @@ describe('kioskctl outbox', () => {
     { timeout: 60_000 },
     async () => {
       const requestId = randomUUID();
+      // The database created first: this is about the request id's race, not three processes
+      // creating one database's schema at once (seen failing once: the FTS5 table mid-creation).
+      const created = await kioskctlProcess(['outbox', 'list'], { KIOSK_DATA_DIR: data.dir });
+      expect(created.code, created.stderr).toBe(outboxExitCodes.ok);
       const runs = await Promise.all(
         [1, 2, 3].map(() =>
           kioskctlProcess(
