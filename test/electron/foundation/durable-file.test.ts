@@ -104,26 +104,25 @@ describe.each(writers)('$name', ({ write }) => {
 });
 
 describe('a full disk (a 1 MiB tmpfs, filled)', () => {
-  const root = process.getuid?.() === 0;
-  it.skipIf(!root)(
-    'is refused with ENOSPC: the old file intact, no temp file left, by both writers',
-    async () => {
-      const dir = tempDir();
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'kiosk-durable-test', dir]);
-      cleanups.push(() => void execFileSync('umount', ['-l', dir]));
-      const path = join(dir, 'settings.json');
-      await writeFileDurably(path, 'old');
-      expect(() => writeFileSync(join(dir, 'filler'), Buffer.alloc(2 << 20))).toThrow(/ENOSPC/);
+  it('is refused with ENOSPC: the old file intact, no temp file left, by both writers', async () => {
+    if (process.getuid?.() !== 0) {
+      throw new Error('The full-disk test mounts a 1 MiB tmpfs and needs root (CI runs as root).');
+    }
+    const dir = tempDir();
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'kiosk-durable-test', dir]);
+    cleanups.push(() => void execFileSync('umount', ['-l', dir]));
+    const path = join(dir, 'settings.json');
+    await writeFileDurably(path, 'old');
+    expect(() => writeFileSync(join(dir, 'filler'), Buffer.alloc(2 << 20))).toThrow(/ENOSPC/);
 
-      const big = Buffer.alloc(256 * 1024, 'x');
-      await expect(writeFileDurably(path, big)).rejects.toMatchObject({ code: 'ENOSPC' });
-      expect(() => writeFileDurablySync(path, big)).toThrow(
-        expect.objectContaining({ code: 'ENOSPC' }),
-      );
-      expect(readFileSync(path, 'utf8')).toBe('old');
-      expect(readdirSync(dir).sort()).toEqual(['filler', 'settings.json']);
-    },
-  );
+    const big = Buffer.alloc(256 * 1024, 'x');
+    await expect(writeFileDurably(path, big)).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(() => writeFileDurablySync(path, big)).toThrow(
+      expect.objectContaining({ code: 'ENOSPC' }),
+    );
+    expect(readFileSync(path, 'utf8')).toBe('old');
+    expect(readdirSync(dir).sort()).toEqual(['filler', 'settings.json']);
+  });
 });
 
 describe('removeFileDurably', () => {
