@@ -1,6 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import type { ContractReport, ValueReport } from '../../shared/profile/index.ts';
-import { ContractDocumentError, checkContract, importContract } from '../contract/index.ts';
+import {
+  ContractDocumentError,
+  type ImportResult,
+  checkContract,
+  importContract,
+} from '../contract/index.ts';
 import type { LoadedProfile } from '../profile/index.ts';
 import { connectApi, withSavedBaseUrl } from './api-connection.ts';
 import { recordUsageCheckIn } from '../outbox/index.ts';
@@ -176,8 +181,8 @@ async function run({ globals, args }: CommandLine, io: Io): Promise<number> {
         await writeFile(target, `${JSON.stringify(result.profile, null, 2)}\n`);
       io.stdout(
         values.json
-          ? `${JSON.stringify({ differences: result.differences, undecided: result.undecided })}\n`
-          : formatDifferences(result.differences, result.undecided, target),
+          ? `${JSON.stringify({ differences: result.differences, undecided: result.undecided, guessed: result.guessed })}\n`
+          : formatDifferences(result, target),
       );
       return result.differences.length === 0 ? exitCodes.ok : contractExitCodes.differs;
     }
@@ -239,8 +244,7 @@ function formatValue(value: ValueReport): string {
 }
 
 function formatDifferences(
-  differences: readonly { readonly where: string; readonly message: string }[],
-  undecided: readonly string[],
+  { differences, undecided, guessed }: ImportResult,
   written: string | undefined,
 ): string {
   const lines =
@@ -249,6 +253,10 @@ function formatDifferences(
       : differences.map((difference) => `${difference.where}: ${difference.message}`);
   if (written !== undefined) {
     lines.push('', `profile written to ${written}`);
+    if (guessed.length > 0)
+      lines.push(
+        `guessed (the only unclaimed property of its type; confirm with contract check): ${guessed.join(', ')}`,
+      );
     if (undecided.length > 0) lines.push(`to decide by hand (marked "?"): ${undecided.join(', ')}`);
   }
   return `${lines.join('\n')}\n`;

@@ -8,15 +8,16 @@ import {
   type IntegrationProfile,
   type RecordKind,
   UNDECIDED,
-  type ValueType,
   locationOf,
   recordKinds,
 } from '../../shared/profile/index.ts';
+import { deriveRecord } from './derive-record.ts';
 import {
   ContractDocumentError,
   type ReadDocumentOptions,
   readVendorDocument,
 } from './vendor-document.ts';
+import { type Schema, at, componentSchemasOf, fits, lastSegment, leaves } from './vendor-schema.ts';
 
 /**
  * `kioskctl contract import`: the vendor's OpenAPI 3.0 document (the spec's priority source)
@@ -39,18 +40,13 @@ export interface ImportResult {
   readonly profile: IntegrationProfile;
   /** `record.field` (and settings) the document could not decide: marked "?" in the profile. */
   readonly undecided: string[];
+  /**
+   * `record.field` filled with the only unclaimed property of its type in a closed record, nothing
+   * in the document naming it: right by elimination, to confirm with `contract check`.
+   */
+  readonly guessed: string[];
 }
 
-type Schema = {
-  readonly type?: string;
-  readonly additionalProperties?: unknown;
-  readonly format?: string;
-  readonly properties?: Readonly<Record<string, Schema>>;
-  readonly items?: Schema;
-  readonly allOf?: readonly Schema[];
-  readonly enum?: readonly unknown[];
-  readonly required?: readonly string[];
-};
 type OperationObject = {
   readonly operationId?: string;
   readonly parameters?: readonly {
@@ -67,6 +63,7 @@ type OperationObject = {
 type Document = {
   readonly openapi?: unknown;
   readonly info?: { readonly title?: unknown; readonly version?: unknown };
+  readonly components?: { readonly schemas?: unknown };
   readonly paths?: Record<string, Record<string, OperationObject>>;
 };
 
@@ -112,6 +109,7 @@ export async function importContract(
   )) as Document;
   const differences: ContractDifference[] = [];
   const undecided: string[] = [];
+  const guessed: string[] = [];
 
   // ---- operations and their query parameters ----
   for (const operation of Object.values(operations)) {
@@ -146,29 +144,29 @@ export async function importContract(
     const schema = shape === 'list' ? at(reply, 'data')?.items : reply;
     if (schema !== undefined) schemas.set(kind, schema);
   }
+  const components = componentSchemasOf(vendor);
   const derive = (kind: RecordKind, schema: Schema) => {
-    const fields: Record<string, unknown> = {};
-    for (const [field, spec] of Object.entries(recordKinds[kind].fields) as [string, FieldSpec][]) {
+    const specs = Object.entries(recordKinds[kind].fields) as [string, FieldSpec][];
+    for (const [field, spec] of specs) {
       const assumed = locationOf(current, kind, field);
       if (assumed !== null && !assumed.some((path) => fits(at(schema, path), spec.type)))
         differences.push({
           where: `${kind}.${field}`,
           message: `the profile reads ${assumed.join(' | ')}; the contract has no ${spec.type} there`,
         });
-      const chosen = choosePath(schema, field, spec, assumed);
-      // Rule chosen: a field the record's schema does not have is `null` (not provided) only when
-      // the schema is closed (`additionalProperties: false`): then the document says the service
-      // sends nothing else, which decides it. An open schema may be a partial description (most
-      // vendor documents list what they remember), so the value stays "?" for a person.
-      if (chosen === undefined && !isClosed(schema)) undecided.push(`${kind}.${field}`);
-      fields[field] = chosen ?? (isClosed(schema) ? null : UNDECIDED);
-      if (spec.type === 'list' && chosen !== undefined) {
-        const items = at(schema, chosen)?.items;
+    }
+    const derived = deriveRecord(kind, schema, current, components);
+    for (const [field, path] of Object.entries(derived.fields)) {
+      if (path === UNDECIDED) undecided.push(`${kind}.${field}`);
+      const spec = recordKinds[kind].fields[field as never] as FieldSpec;
+      if (spec.type === 'list' && typeof path === 'string') {
+        const items = at(schema, path)?.items;
         if (items !== undefined && !schemas.has(spec.of as RecordKind))
           schemas.set(spec.of as RecordKind, items);
       }
     }
-    records[kind] = fields;
+    for (const field of derived.guessed) guessed.push(`${kind}.${field}`);
+    records[kind] = derived.fields;
   };
   // Parents first: their lists give the schemas of the nested kinds.
   for (const [kind] of recordSources) {
@@ -180,8 +178,28 @@ export async function importContract(
     derive(kind, schema);
   }
   for (const kind of Object.keys(recordKinds) as RecordKind[]) {
+    if (records[kind] !== undefined) continue;
     const schema = schemas.get(kind);
-    if (records[kind] === undefined && schema !== undefined) derive(kind, schema);
+    if (schema !== undefined) {
+      derive(kind, schema);
+      continue;
+    }
+    // No schema: a nested kind whose every list the document says is absent (null) is never
+    // read, so it is not provided either; otherwise (its route, or its parent's list, not
+    // described) nothing decides it: "?" for a person.
+    const lists = Object.entries(records).flatMap(([parent, fields]) =>
+      Object.entries(recordKinds[parent as RecordKind].fields)
+        .filter(
+          ([, spec]) => (spec as FieldSpec).type === 'list' && (spec as { of: string }).of === kind,
+        )
+        .map(([field]) => fields[field]),
+    );
+    const absent = lists.length > 0 && lists.every((path) => path === null);
+    records[kind] = Object.fromEntries(
+      Object.keys(recordKinds[kind].fields).map((field) => [field, absent ? null : UNDECIDED]),
+    );
+    if (!absent)
+      for (const field of Object.keys(recordKinds[kind].fields)) undecided.push(`${kind}.${field}`);
   }
 
   // ---- the debit body ----
@@ -366,7 +384,7 @@ export async function importContract(
     },
     scan: current.scan,
   } as IntegrationProfile;
-  return { differences, profile, undecided };
+  return { differences, profile, undecided, guessed };
 }
 
 export { ContractDocumentError };
@@ -394,15 +412,6 @@ function profileNameOf(vendor: Document, source: string): string {
   return name.slice(0, 120);
 }
 
-/** A schema that allows no property beyond those it lists (every `allOf` part closed counts too). */
-function isClosed(schema: Schema): boolean {
-  if (schema.additionalProperties === false) return true;
-  return (
-    Array.isArray(schema.allOf) &&
-    schema.allOf.some((part) => typeof part === 'object' && part?.additionalProperties === false)
-  );
-}
-
 /** An operation's parameters, whatever a hostile document puts there. */
 function parametersOf(
   operation: OperationObject | undefined,
@@ -420,128 +429,3 @@ function replySchema(operation: OperationObject | undefined): Schema | undefined
 function requestSchema(operation: OperationObject | undefined): Schema | undefined {
   return operation?.requestBody?.content?.['application/json']?.schema;
 }
-
-/**
- * The properties of a schema, `allOf` merged (a few levels deep: a dereferenced document may be
- * circular, or share one schema under many `allOf`s).
- */
-function propertiesOf(schema: Schema | undefined, depth = 0): Record<string, Schema> {
-  if (schema === undefined || typeof schema !== 'object' || depth > MAX_ALLOF_DEPTH) return {};
-  const parts = Array.isArray(schema.allOf) ? schema.allOf.slice(0, MAX_ALLOF_PARTS) : [];
-  const properties =
-    typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {};
-  return Object.assign({}, ...parts.map((part) => propertiesOf(part, depth + 1)), properties);
-}
-
-const MAX_ALLOF_DEPTH = 8;
-const MAX_ALLOF_PARTS = 16;
-/** Leaf paths collected from one schema: a record or a debit body has tens. */
-const MAX_LEAVES = 2_000;
-
-/** The schema at a dotted path. */
-function at(schema: Schema | undefined, path: string): Schema | undefined {
-  let node = schema;
-  for (const segment of path.split('.')) node = propertiesOf(node)[segment];
-  return node;
-}
-
-/**
- * Every scalar leaf path of a schema (nested objects followed, arrays not) and its type; at most
- * MAX_LEAVES of them, so that schemas sharing one another (a `$ref` fan-out) cost a bounded walk.
- */
-function leaves(
-  schema: Schema | undefined,
-  prefix = '',
-  depth = 0,
-  found = new Map<string, string>(),
-): Map<string, string> {
-  if (depth > 4) return found;
-  for (const [name, child] of Object.entries(propertiesOf(schema))) {
-    if (found.size >= MAX_LEAVES) break;
-    if (typeof child !== 'object' || child === null) continue;
-    const path = prefix === '' ? name : `${prefix}.${name}`;
-    const type = typeOfSchema(child);
-    if (type === 'object') leaves(child, path, depth + 1, found);
-    else if (typeof type === 'string') found.set(path, type === 'integer' ? 'number' : type);
-  }
-  return found;
-}
-
-/**
- * A schema's type, following `allOf` / `oneOf` / `anyOf` down to a scalar (`$ref`s are already
- * dereferenced): `{ allOf: [{ $ref: Money }], description }` is a number. A `oneOf` whose
- * branches disagree has no single type.
- */
-function typeOfSchema(schema: Schema | undefined, depth = 0): string | undefined {
-  if (schema === undefined || typeof schema !== 'object' || depth > MAX_ALLOF_DEPTH)
-    return undefined;
-  if (typeof schema.type === 'string') return schema.type;
-  const composite = schema as {
-    readonly allOf?: readonly Schema[];
-    readonly oneOf?: readonly Schema[];
-    readonly anyOf?: readonly Schema[];
-  };
-  if (Array.isArray(composite.allOf)) {
-    for (const part of composite.allOf.slice(0, MAX_ALLOF_PARTS)) {
-      const type = typeOfSchema(part, depth + 1);
-      if (type !== undefined) return type;
-    }
-    return typeof schema.properties === 'object' ? 'object' : undefined;
-  }
-  for (const branches of [composite.oneOf, composite.anyOf]) {
-    if (!Array.isArray(branches)) continue;
-    const types = new Set(
-      branches.slice(0, MAX_ALLOF_PARTS).map((branch) => {
-        const type = typeOfSchema(branch, depth + 1);
-        return type === 'integer' ? 'number' : type;
-      }),
-    );
-    types.delete('null');
-    if (types.size === 1) {
-      const [only] = types;
-      // An integer-only oneOf stays an integer.
-      return branches.every((b) => typeOfSchema(b, depth + 1) === 'integer') ? 'integer' : only;
-    }
-    return undefined;
-  }
-  return typeof schema.properties === 'object' ? 'object' : undefined;
-}
-
-function fits(schema: Schema | undefined, type: ValueType | 'list'): boolean {
-  const found = typeOfSchema(schema);
-  if (found === undefined) return false;
-  switch (type) {
-    case 'list':
-      return found === 'array';
-    case 'money':
-      return found === 'number' || found === 'integer';
-    case 'integer':
-      return found === 'integer';
-    case 'boolean':
-      return found === 'boolean';
-    default:
-      return found === 'string';
-  }
-}
-
-/** The current profile's path where the document has it, else the field's name, else a synonym. */
-function choosePath(
-  schema: Schema,
-  field: string,
-  spec: FieldSpec,
-  assumed: readonly string[] | null,
-): string | undefined {
-  const fitting = (path: string) => fits(at(schema, path), spec.type);
-  const kept = assumed?.find(fitting);
-  if (kept !== undefined) return kept;
-  if (fitting(field)) return field;
-  const paths =
-    spec.type === 'list' ? Object.keys(propertiesOf(schema)) : [...leaves(schema).keys()];
-  for (const name of [field, ...(spec.synonyms ?? [])]) {
-    const match = paths.find((path) => lastSegment(path) === name && fitting(path));
-    if (match !== undefined) return match;
-  }
-  return undefined;
-}
-
-const lastSegment = (path: string) => path.slice(path.lastIndexOf('.') + 1);
