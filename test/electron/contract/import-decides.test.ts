@@ -99,3 +99,109 @@ describe('contract import: parameters from what the document declares', () => {
     expect(undecided).not.toContain('parameters.unpaged: listShops');
   });
 });
+
+describe('contract import: a closed record fills its fields from what no other field claims', () => {
+  const reply = (schema: unknown) => ({
+    get: { responses: { '200': { content: { 'application/json': { schema } } } } },
+  });
+  const closed = (properties: Record<string, unknown>) => ({
+    type: 'object',
+    additionalProperties: false,
+    properties,
+  });
+  const money = { type: 'number' };
+  const derive = async (paths: Record<string, unknown>, components: unknown = {}) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kiosk-import-')), 'closed.openapi.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths, components }),
+    );
+    return importContract(file, defaultProfile);
+  };
+
+  test('money is never taken by elimination: an unclaimed amount no name points at is "?"', async () => {
+    const { profile, undecided, guessed } = await derive({
+      '/v1/customers/{customerId}/credits': reply({
+        type: 'object',
+        properties: {
+          data: { type: 'array', items: closed({ id: { type: 'string' }, rest: money }) },
+        },
+      }),
+      '/v1/sales/{saleId}/invoice': reply(
+        closed({ id: { type: 'string' }, ref: { type: 'string' } }),
+      ),
+    });
+    expect(profile.records.credit).toMatchObject({ remainingAmount: '?' });
+    expect(undecided).toContain('credit.remainingAmount');
+    expect(guessed).not.toContain('credit.remainingAmount');
+    // No unclaimed amount at all: the document says the service sends none.
+    expect(profile.records.invoice).toMatchObject({ number: 'ref', total: null });
+  });
+
+  test("a property's own description decides; a shared component's description does not", async () => {
+    const components = {
+      schemas: { Money: { type: 'number', description: 'The total, in euros.' } },
+    };
+    const { profile } = await derive(
+      {
+        '/v1/sales/{saleId}': reply(
+          closed({
+            uuid: { type: 'string' },
+            number: { type: 'string' },
+            due: {
+              allOf: [{ $ref: '#/components/schemas/Money' }],
+              description: 'What is still to pay.',
+            },
+            paid: { $ref: '#/components/schemas/Money' },
+          }),
+        ),
+      },
+      components,
+    );
+    // `due` is a synonym of remainingToPay and described so; `paid` carries Money's description
+    // ("The total"), which says what the type is, not which amount: it is the amount paid.
+    expect(profile.records.sale).toMatchObject({
+      remainingToPay: 'due',
+      amountPaid: 'paid',
+      total: null,
+    });
+  });
+
+  test('a text is not filled with a date-time, nor a status word; several open texts take nothing unless one is needed', async () => {
+    const { profile, guessed } = await derive({
+      '/v1/sav/{savId}': reply(
+        closed({
+          uuid: { type: 'string' },
+          dossier: { type: 'string' },
+          opened: { type: 'string', format: 'date-time' },
+          phase: { type: 'string', enum: ['open', 'closed'] },
+        }),
+      ),
+    });
+    // number is needed: it takes the only plain string; itemLabel and issue are left with none.
+    expect(profile.records.sav).toMatchObject({
+      number: 'dossier',
+      createdAt: 'opened',
+      status: null,
+      itemLabel: null,
+      issue: null,
+    });
+    // `opened` abbreviates the synonym openedAt: named, not guessed.
+    expect(guessed).toEqual(['sav.number']);
+  });
+
+  test('the kinds inside a list the record does not have are null; an undescribed route\'s stay "?"', async () => {
+    const { profile, undecided } = await derive({
+      '/v1/gift-cards/{giftCardId}': reply(
+        closed({ id: { type: 'string' }, state: { type: 'string' }, balance: money }),
+      ),
+    });
+    expect(profile.records.giftCard).toMatchObject({ usages: null });
+    expect(profile.records.giftCardUsage).toEqual({ reference: null, amount: null, at: null });
+    // The sale's route is not in the document: nothing decides its fields, or its lines'.
+    expect(profile.records.sale).toMatchObject({ number: '?', total: '?', lines: '?' });
+    expect(profile.records.saleLine).toEqual({ label: '?', quantity: '?', total: '?' });
+    expect(undecided).toEqual(expect.arrayContaining(['sale.number', 'saleLine.label']));
+    expect(undecided).not.toContain('giftCardUsage.reference');
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -190,6 +190,47 @@ describe(
         ok: true,
       });
       expect(run.code).toBe(0);
+    });
+
+    test('a wrong guess is reported by contract check, not silently used', async () => {
+      // The same document with the invoice's two strings described the wrong way round: the
+      // number declared a date-time, the issue date a plain string. Each is then the only
+      // unclaimed property of the other's type, so the importer guesses both, and says so.
+      const document = JSON.parse(readFileSync(vendorDocument, 'utf8')) as {
+        components: { schemas: { Invoice: { properties: Record<string, object> } } };
+      };
+      document.components.schemas.Invoice.properties.invoiceNo = {
+        type: 'string',
+        format: 'date-time',
+      };
+      document.components.schemas.Invoice.properties.issued = { type: 'string' };
+      const source = join(dir, 'swapped.openapi.json');
+      const derived = join(dir, 'swapped.profile.json');
+      writeFileSync(source, JSON.stringify(document));
+      const run = io();
+      await main(['contract', 'import', source, '--write-profile', derived], { ...run.io, env });
+      expect(run.out.stdout).toMatch(/guessed \(.*\): .*invoice\.number, invoice\.issuedAt/);
+      expect(readProfile(derived).records.invoice).toMatchObject({
+        number: 'issued',
+        issuedAt: 'invoiceNo',
+      });
+      const checked = await check(derived);
+      const report = JSON.parse(checked.stdout) as {
+        operations: {
+          operationId: string;
+          values: { record: string; field: string; status: string; path: string | null }[];
+        }[];
+      };
+      const invoice = report.operations.find((o) => o.operationId === 'getSaleInvoice');
+      // The invoice number is no date: the check shows the guess wrong where a person looks.
+      expect(invoice?.values).toContainEqual(
+        expect.objectContaining({
+          record: 'invoice',
+          field: 'issuedAt',
+          status: 'wrong-type',
+          path: 'invoiceNo',
+        }),
+      );
     });
   },
 );
