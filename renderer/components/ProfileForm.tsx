@@ -115,10 +115,25 @@ export function ProfileForm({
           data-testid="contract-report"
         >
           <p className="notice-title">
-            {contract.ok
+            {contract.ok &&
+            contract.notChecked.length === 0 &&
+            contract.debitBodyUndecided.length === 0
               ? t('setup.contractOk')
-              : t('setup.contractMissing', { fields: contract.missingNeeded.join(', ') })}
+              : t('setup.contractCounts', {
+                  missing: contract.missingNeeded.length,
+                  refused: contract.refused.length,
+                  notChecked: contract.notChecked.length,
+                })}
           </p>
+          {contract.missingNeeded.length > 0 && (
+            <p>{t('setup.contractMissing', { fields: contract.missingNeeded.join(', ') })}</p>
+          )}
+          {contract.refused.length > 0 && (
+            <p>{t('setup.contractRefused', { reads: contract.refused.join(', ') })}</p>
+          )}
+          {contract.debitBodyUndecided.length > 0 && (
+            <p>{t('setup.contractDebitBody', { slots: contract.debitBodyUndecided.join(', ') })}</p>
+          )}
           <details>
             <summary>{t('setup.contractDetails')}</summary>
             <ul>

@@ -501,6 +501,12 @@ export const en = {
   'setup.checkService': 'Check the service',
   'setup.checking': 'Reading the service’s records…',
   'setup.contractOk': 'Everything the kiosk needs is found with this profile.',
+  'setup.contractCounts':
+    'Needed and not found: {missing} · Reads refused: {refused} · Not checked, the service gave no example: {notChecked}',
+  'setup.contractRefused':
+    'The service refused these reads as the kiosk makes them: {reads}. Fix the profile or the account.',
+  'setup.contractDebitBody':
+    'The debit body is undecided ("?") at {slots}: no debit is sent with this profile.',
   'setup.contractMissing':
     'Not found with this profile: {fields}. Debits are held until it is fixed.',
   'setup.contractDetails': 'What each operation returned',

@@ -512,6 +512,12 @@ export const fr: Catalogue = {
   'setup.checkService': 'Vérifier le service',
   'setup.checking': 'Lecture des fiches du service…',
   'setup.contractOk': 'Tout ce dont la borne a besoin est trouvé avec ce profil.',
+  'setup.contractCounts':
+    'Nécessaires et introuvables : {missing} · Lectures refusées : {refused} · Non vérifiées, le service n’a donné aucun exemple : {notChecked}',
+  'setup.contractRefused':
+    'Le service a refusé ces lectures telles que la borne les fait : {reads}. Corrigez le profil ou le compte.',
+  'setup.contractDebitBody':
+    'Le corps du débit est indécis (« ? ») en {slots} : aucun débit n’est envoyé avec ce profil.',
   'setup.contractMissing':
     'Introuvable avec ce profil : {fields}. Les débits sont retenus jusqu’à correction.',
   'setup.contractDetails': 'Ce que chaque opération a renvoyé',

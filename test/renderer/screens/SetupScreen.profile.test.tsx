@@ -98,3 +98,57 @@ test('an unusable profile file is said plainly; a saved path goes to main; the c
   expect(report.textContent).toContain('Not found with this profile: giftCard.balance');
   expect(report.textContent).toContain('funds.remaining');
 });
+
+test("the check's title counts what is missing, what was refused and what was not checked", async () => {
+  const report: ContractReport = {
+    ...incomplete,
+    operations: [
+      ...incomplete.operations,
+      {
+        operationId: 'listSav',
+        status: 400,
+        outcome: 'error',
+        note: 'unknown parameter page',
+        values: [],
+        unusedFields: [],
+      },
+    ],
+    refused: ['listSav: 400'],
+    notChecked: ['giftCardUsage.reference', 'giftCardUsage.amount'],
+  };
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: { checkContract: () => ok(report) },
+  });
+  const user = await unlock();
+  const form = await screen.findByTestId('profile-form');
+  await user.click(within(form).getByRole('button', { name: 'Check the service' }));
+  const shown = await within(form).findByTestId('contract-report');
+  expect(shown.querySelector('.notice-title')?.textContent).toBe(
+    'Needed and not found: 1 · Reads refused: 1 · Not checked, the service gave no example: 2',
+  );
+  expect(shown.textContent).toContain('Not found with this profile: giftCard.balance');
+  expect(shown.textContent).toContain('refused these reads as the kiosk makes them: listSav: 400');
+});
+
+test('a check that passes with values not checked says how many, not that everything is found', async () => {
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: {
+      checkContract: () =>
+        ok({
+          ...incomplete,
+          ok: true,
+          operations: [],
+          missingNeeded: [],
+          notChecked: ['savLogEntry.at'],
+        }),
+    },
+  });
+  const user = await unlock();
+  const form = await screen.findByTestId('profile-form');
+  await user.click(within(form).getByRole('button', { name: 'Check the service' }));
+  const shown = await within(form).findByTestId('contract-report');
+  expect(shown.querySelector('.notice-title')?.textContent).toBe(
+    'Needed and not found: 0 · Reads refused: 0 · Not checked, the service gave no example: 1',
+  );
+  expect(shown.className).toContain('notice-ok');
+});
