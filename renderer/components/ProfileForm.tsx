@@ -115,10 +115,15 @@ export function ProfileForm({
           data-testid="contract-report"
         >
           <p className="notice-title">
-            {contract.ok &&
-            contract.notChecked.length === 0 &&
-            contract.debitBodyUndecided.length === 0
-              ? t('setup.contractOk')
+            {/* Passing means nothing needed is missing and nothing refused; what the service
+                gave no example of is still counted, so a pass is never read as "all verified". */}
+            {contract.ok
+              ? [
+                  t('setup.contractOk'),
+                  ...(contract.notChecked.length > 0
+                    ? [t('setup.contractNotChecked', { notChecked: contract.notChecked.length })]
+                    : []),
+                ].join(' ')
               : t('setup.contractCounts', {
                   missing: contract.missingNeeded.length,
                   refused: contract.refused.length,

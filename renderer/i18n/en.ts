@@ -503,6 +503,7 @@ export const en = {
   'setup.contractOk': 'Everything the kiosk needs is found with this profile.',
   'setup.contractCounts':
     'Needed and not found: {missing} · Reads refused: {refused} · Not checked, the service gave no example: {notChecked}',
+  'setup.contractNotChecked': 'Not checked, the service gave no example: {notChecked}.',
   'setup.contractRefused':
     'The service refused these reads as the kiosk makes them: {reads}. Fix the profile or the account.',
   'setup.contractDebitBody':

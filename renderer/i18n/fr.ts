@@ -514,6 +514,7 @@ export const fr: Catalogue = {
   'setup.contractOk': 'Tout ce dont la borne a besoin est trouvé avec ce profil.',
   'setup.contractCounts':
     'Nécessaires et introuvables : {missing} · Lectures refusées : {refused} · Non vérifiées, le service n’a donné aucun exemple : {notChecked}',
+  'setup.contractNotChecked': 'Non vérifiées, le service n’a donné aucun exemple : {notChecked}.',
   'setup.contractRefused':
     'Le service a refusé ces lectures telles que la borne les fait : {reads}. Corrigez le profil ou le compte.',
   'setup.contractDebitBody':
