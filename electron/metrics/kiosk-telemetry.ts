@@ -12,6 +12,7 @@ import { type LogSink, type Logger, silentLogger } from '../logging/index.ts';
 import type { MetricsSettings } from './metrics-settings.ts';
 import { createOtlpLogSink } from './otlp-log-sink.ts';
 import { type PrometheusEndpoint, startPrometheusEndpoint } from './prometheus-endpoint.ts';
+import { startRuntimeMetrics } from './runtime-metrics.ts';
 
 export interface TelemetryIdentity {
   /** The kiosk's shop; null when none is configured. */
@@ -52,7 +53,9 @@ export async function openKioskTelemetry(
   let prometheus: PrometheusEndpoint | undefined;
   if (settings.prometheusPort !== null) {
     try {
-      prometheus = await startPrometheusEndpoint(settings.prometheusPort);
+      prometheus = await startPrometheusEndpoint(settings.prometheusPort, {
+        scopeLabels: settings.prometheusScopeLabels,
+      });
       readers.push(prometheus.reader);
     } catch (error) {
       // A port taken by another program costs the fleet this kiosk's figures, not the kiosk.
@@ -70,6 +73,8 @@ export async function openKioskTelemetry(
     );
   }
   const provider = new MeterProvider({ resource, readers });
+  // Nothing reads them without a way out: no event loop monitor on a kiosk that reports nothing.
+  const runtime = readers.length === 0 ? undefined : startRuntimeMetrics(provider);
   const logs =
     otlp !== undefined && settings.otlpLogs
       ? new LoggerProvider({
@@ -95,6 +100,7 @@ export async function openKioskTelemetry(
     },
     close() {
       closing ??= (async () => {
+        runtime?.stop();
         await Promise.allSettled([provider.shutdown(), logSink?.close(), prometheus?.close()]);
       })();
       return closing;
