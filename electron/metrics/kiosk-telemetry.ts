@@ -12,7 +12,6 @@ import { type LogSink, type Logger, silentLogger } from '../logging/index.ts';
 import type { MetricsSettings } from './metrics-settings.ts';
 import { createOtlpLogSink } from './otlp-log-sink.ts';
 import { type PrometheusEndpoint, startPrometheusEndpoint } from './prometheus-endpoint.ts';
-import { startRuntimeMetrics } from './runtime-metrics.ts';
 
 export interface TelemetryIdentity {
   /** The kiosk's shop; null when none is configured. */
@@ -73,8 +72,12 @@ export async function openKioskTelemetry(
     );
   }
   const provider = new MeterProvider({ resource, readers });
-  // Nothing reads them without a way out: no event loop monitor on a kiosk that reports nothing.
-  const runtime = readers.length === 0 ? undefined : startRuntimeMetrics(provider);
+  // Nothing reads them without a way out: no event loop monitor on a kiosk that reports nothing,
+  // and their modules (systeminformation...) are loaded only then: a few hundred ms of a start.
+  const runtime =
+    readers.length === 0
+      ? undefined
+      : (await import('./runtime-metrics.ts')).startRuntimeMetrics(provider);
   const logs =
     otlp !== undefined && settings.otlpLogs
       ? new LoggerProvider({
