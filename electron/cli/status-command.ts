@@ -57,7 +57,7 @@ export const statusExitCodes = {
   offline: 22,
   /** The catalogue mirror is older than --stale-after, or was never synchronised. */
   staleMirror: 23,
-  /** The kiosk's printer cannot print (stopped, offline, out of paper, missing), or CUPS is down. */
+  /** The kiosk's printer cannot print (stopped, offline, out of paper, missing), or CUPS is down; a kiosk with no printer configured is not trouble. */
   printer: 24,
   /** The kiosk's clock is further than --max-clock-offset from the service's. */
   clock: 25,
@@ -96,7 +96,8 @@ exit codes (several troubles at once: the first in this list wins):
    2  not configured (no base URL or no account), or a bad flag
   22  the service is unreachable or answers only errors
   23  the catalogue mirror is stale or was never synchronised
-  24  the kiosk's printer cannot print, or the print service is down
+  24  the kiosk's printer cannot print, or the print service is down (a kiosk with no
+      printer named and no default printer is healthy: printing "not configured")
   25  the kiosk's clock is off
    0  healthy;  1 unexpected;  8 the data directory or database cannot be used
 `;
@@ -259,7 +260,7 @@ async function printerAccess(
     return { backend, printer };
   } catch (error) {
     const code = isPrintError(error) ? error.code : 'backend_unavailable';
-    return { unavailable: { code, message: messageOf(error) } };
+    return { unavailable: { code, message: messageOf(error) }, printer };
   }
 }
 

@@ -5,10 +5,17 @@ import type { Problem } from './trouble.ts';
 /**
  * The printers as the print service (CUPS) reports them, and whether the kiosk's printer can
  * print: the one configured (settings, KIOSK_PRINTER), else the system default. Other queues'
- * troubles are listed but do not make the kiosk unhealthy: it never prints to them.
+ * troubles are listed but do not make the kiosk unhealthy: it never prints to them. A kiosk
+ * deployed without a printer (none named, and no print service or no default printer on it) is
+ * healthy: printing is `not-configured`, not a trouble. A printer named but out of reach is.
  */
 
 export interface PrinterHealth {
+  /**
+   * `configured`: the kiosk prints to `printer`; `not-configured`: no printer is named and the
+   * machine has no print service or no default printer, so the kiosk does not print.
+   */
+  readonly printing: 'configured' | 'not-configured';
   readonly backend: string | null;
   /** The printer the kiosk prints to; null when none is configured and there is no default. */
   readonly printer: string | null;
@@ -23,10 +30,10 @@ export interface PrinterHealth {
   readonly error: ErrorNote | null;
 }
 
-/** A backend to ask, or why there is none (no CUPS on this platform...). */
+/** A backend to ask, or why there is none (no CUPS on this platform...); `printer`: the one named in setup or KIOSK_PRINTER. */
 export type PrinterAccess =
   | { readonly backend: PrintBackend; readonly printer: string | undefined }
-  | { readonly unavailable: ErrorNote };
+  | { readonly unavailable: ErrorNote; readonly printer: string | undefined };
 
 const checkQueue = (name: string) =>
   `fix the printer (paper, jam, power, cable), then let the queue print again: cupsenable ${name}; cupsaccept ${name}. Check: kioskctl printers`;
@@ -34,7 +41,11 @@ const checkQueue = (name: string) =>
 export async function printerHealth(
   access: PrinterAccess,
 ): Promise<{ printers: PrinterHealth; problems: Problem[] }> {
-  if ('unavailable' in access) return failed(null, null, access.unavailable);
+  if ('unavailable' in access) {
+    // No print service on this machine and no printer named: a kiosk that does not print.
+    if (access.printer === undefined) return notConfigured(null, [], access.unavailable);
+    return failed(null, access.printer, access.unavailable);
+  }
   const { backend } = access;
   let list: PrinterInfo[];
   let fallback: string | undefined;
@@ -47,32 +58,28 @@ export async function printerHealth(
     return failed(backend.name, access.printer ?? null, note);
   }
   const chosen = access.printer ?? fallback ?? null;
+  const queues = list.map((printer) => ({
+    name: printer.name,
+    state: printer.state,
+    accepting: printer.accepting,
+    problem: printer.reason
+      ? { code: printer.reason.code, message: printer.reason.message }
+      : printer.state === 'stopped'
+        ? { code: 'printer_stopped', message: `The printer "${printer.name}" is stopped.` }
+        : null,
+  }));
+  if (chosen === null) return notConfigured(backend.name, queues, null);
   const printers: PrinterHealth = {
+    printing: 'configured',
     backend: backend.name,
     printer: chosen,
     default: fallback ?? null,
-    printers: list.map((printer) => ({
-      name: printer.name,
-      state: printer.state,
-      accepting: printer.accepting,
-      problem: printer.reason
-        ? { code: printer.reason.code, message: printer.reason.message }
-        : printer.state === 'stopped'
-          ? { code: 'printer_stopped', message: `The printer "${printer.name}" is stopped.` }
-          : null,
-    })),
+    printers: queues,
     error: null,
   };
   const problems: Problem[] = [];
   const mine = printers.printers.find((printer) => printer.name === chosen);
-  if (chosen === null) {
-    problems.push({
-      class: 'printer',
-      code: 'NO_PRINTER',
-      message: 'no printer is configured and the print service has no default printer',
-      next: "choose the printer in the kiosk's setup, or set a default: lpadmin -d <queue>",
-    });
-  } else if (mine === undefined) {
+  if (mine === undefined) {
     problems.push({
       class: 'printer',
       code: 'PRINTER_NOT_FOUND',
@@ -90,13 +97,35 @@ export async function printerHealth(
   return { printers, problems };
 }
 
+function notConfigured(
+  backend: string | null,
+  printers: PrinterHealth['printers'],
+  error: ErrorNote | null,
+): { printers: PrinterHealth; problems: Problem[] } {
+  return {
+    printers: {
+      printing: 'not-configured',
+      backend,
+      printer: null,
+      default: null,
+      printers,
+      error,
+    },
+    problems: [],
+  };
+}
+
+/**
+ * The print service cannot be asked. With no printer named, the kiosk would print to the
+ * service's default, which only the service knows: still trouble, as for a named printer.
+ */
 function failed(
   backend: string | null,
   printer: string | null,
   error: ErrorNote,
 ): { printers: PrinterHealth; problems: Problem[] } {
   return {
-    printers: { backend, printer, default: null, printers: [], error },
+    printers: { printing: 'configured', backend, printer, default: null, printers: [], error },
     problems: [
       {
         class: 'printer',

@@ -62,7 +62,7 @@ export function statusScreen(report: HealthReport, exitCode: number): string {
   );
   row(
     'printer',
-    printers.printer ?? '(none)',
+    printers.printing === 'not-configured' ? 'not configured' : (printers.printer ?? '(none)'),
     printers.backend,
     printers.printers.find((printer) => printer.name === printers.printer)?.state ?? null,
     printers.error && printers.error.message,

@@ -1,3 +1,7 @@
+import { operations } from '../../shared/api/operations.ts';
+import { SyncKind } from '../../shared/ipc/catalog.ts';
+import { OutboxConnectivity } from '../../shared/ipc/gift-cards.ts';
+import { PrinterState } from '../../shared/ipc/printing.ts';
 import type { CommerceApiClient } from '../api/index.ts';
 import type { CatalogSyncService } from '../catalog/index.ts';
 import { type Logger, createRateLimitedLogger } from '../logging/index.ts';
@@ -110,6 +114,14 @@ export function connectKioskMetrics(input: KioskMetricsInput): KioskMetrics {
       ...(printers === undefined ? {} : { printers: printers.read }),
     },
     { version: input.build.version, profile: input.build.profile },
+    {
+      operations: Object.keys(operations),
+      connectivity: OutboxConnectivity.options,
+      syncKinds: SyncKind.options,
+      // The states PrintQueue's 'job-finished' ends a job in.
+      printOutcomes: ['completed', 'failed', 'cancelled'],
+      printerStates: PrinterState.options,
+    },
   );
 
   const unsubscribes = [

@@ -6,6 +6,7 @@ export {
   type ApiExchange,
   type DebitAttemptOutcome,
   type KioskObservations,
+  type KnownLabels,
   KioskInstruments,
 } from './instruments.ts';
 export {

@@ -1,9 +1,12 @@
-import type { Attributes, Meter } from '@opentelemetry/api';
+import type { Attributes, Meter, ObservableResult } from '@opentelemetry/api';
 
 /**
  * The kiosk's metrics, named and described once. Labels are closed sets (states, outcomes,
  * operation names, status classes): never a card, debit, customer or job id, which would make a
- * series per customer (cardinality) and put personal data in the fleet's store.
+ * series per customer (cardinality) and put personal data in the fleet's store. Names follow
+ * OpenTelemetry's conventions (no unit in the name: the Prometheus endpoint adds `_seconds`);
+ * each description names its unit, for the scrape's HELP. Counters and gauges start at 0 for
+ * every label set known in advance, so that rates and absence alerts see the first event.
  */
 
 /** What the kiosk's state reads at each collection (a scrape, an export). */
@@ -35,7 +38,25 @@ export interface KioskObservations {
   readonly printers?: () => Promise<Readonly<Record<string, number>>>;
 }
 
-export type DebitAttemptOutcome = 'applied' | 'refused' | 'failed' | 'retry' | 'held';
+export const debitAttemptOutcomes = ['applied', 'refused', 'failed', 'retry', 'held'] as const;
+export type DebitAttemptOutcome = (typeof debitAttemptOutcomes)[number];
+
+/** `2xx`, `4xx`... as `statusClassOf` gives them; 1xx never reaches the client. */
+const statusClasses = ['2xx', '3xx', '4xx', '5xx', 'none'] as const;
+
+/** The label values each labelled counter and gauge starts at 0 with (the wiring knows them). */
+export interface KnownLabels {
+  /** The API's operation ids. */
+  readonly operations: readonly string[];
+  /** The connectivity a debit can be accepted at. */
+  readonly connectivity: readonly string[];
+  /** The kinds of a catalogue sync that succeeded. */
+  readonly syncKinds: readonly string[];
+  /** The states a print job ends in. */
+  readonly printOutcomes: readonly string[];
+  /** The states of a printer (`unreachable` is added: the print system could not be asked). */
+  readonly printerStates: readonly string[];
+}
 export type SyncResult = 'ok' | 'failed';
 
 export interface ApiExchange {
@@ -63,22 +84,25 @@ export class KioskInstruments {
     observe: KioskObservations,
     /** The profile is read at each collection: an administrator may switch it in setup. */
     build: { readonly version: string; readonly profile: () => string },
+    known: KnownLabels,
   ) {
     this.#apiRequests = meter.createCounter('kiosk.api.requests', {
-      description: 'HTTP exchanges with the Commerce API, retries included',
+      description:
+        'HTTP exchanges with the Commerce API, retries included, by operation and status class',
       unit: '{request}',
     });
     this.#apiDuration = meter.createHistogram('kiosk.api.request.duration', {
-      description: 'Duration of one HTTP exchange with the Commerce API',
+      description: 'Duration of one HTTP exchange with the Commerce API, in seconds',
       unit: 's',
       advice: { explicitBucketBoundaries: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] },
     });
     this.#apiRetries = meter.createCounter('kiosk.api.retries', {
-      description: 'Exchanges that were a retry of an earlier one',
+      description:
+        'Exchanges with the Commerce API that were a retry of an earlier one, by operation',
       unit: '{request}',
     });
     this.#apiRateLimited = meter.createCounter('kiosk.api.rate_limited', {
-      description: 'Answers 429 (rate limited) from the Commerce API',
+      description: 'Answers 429 (rate limited) from the Commerce API, by operation',
       unit: '{request}',
     });
     this.#debitsAccepted = meter.createCounter('kiosk.outbox.debits.accepted', {
@@ -94,7 +118,7 @@ export class KioskInstruments {
       unit: '{sync}',
     });
     this.#syncDuration = meter.createHistogram('kiosk.catalog.sync.duration', {
-      description: 'Duration of a catalogue synchronisation',
+      description: 'Duration of a catalogue synchronisation, in seconds',
       unit: 's',
       advice: { explicitBucketBoundaries: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600] },
     });
@@ -109,41 +133,42 @@ export class KioskInstruments {
 
     meter
       .createObservableGauge('kiosk.outbox.debits', {
-        description: 'Debits in the outbox that are open or need a person, by state',
+        description:
+          'Debits in the outbox that are open (pending, sending) or need a person (refused, failed, expired: attention="true"), by state',
         unit: '{debit}',
       })
       .addCallback((result) => {
         const summary = observe.outbox();
         result.observe(summary.pendingCount, { state: 'pending' });
         result.observe(summary.sendingCount, { state: 'sending' });
-        for (const [state, count] of Object.entries(summary.needingAttention)) {
+        // Each state once: a total beside them would be counted twice by any sum().
+        const { refused, failed, expired } = summary.needingAttention;
+        for (const [state, count] of Object.entries({ refused, failed, expired })) {
           result.observe(count, { state, attention: true });
         }
       });
     meter
       .createObservableGauge('kiosk.outbox.pending.amount', {
-        description: 'Amount of the debits not yet applied',
+        description: 'Amount of the debits not yet applied, in the currency of its label',
         unit: '{EUR}',
       })
       .addCallback((result) => result.observe(observe.outbox().pendingAmount, { currency: 'EUR' }));
     meter
       .createObservableGauge('kiosk.outbox.oldest_pending.age', {
-        description: 'Age of the oldest debit not yet applied (0 when none waits)',
+        description: 'Age of the oldest debit not yet applied, in seconds (0 when none waits)',
         unit: 's',
       })
       .addCallback((result) => result.observe((observe.outbox().oldestPendingAgeMs ?? 0) / 1000));
     meter
       .createObservableGauge('kiosk.outbox.sender.paused', {
-        description: '1 while the debit sender waits for an administrator, with the reason',
-        unit: '1',
+        description:
+          'Whether the debit sender waits for an administrator: 1 on the series of the reason in force, 0 on the others and the unlabelled one',
       })
-      .addCallback((result) => {
-        const reason = observe.senderPaused();
-        result.observe(reason === null ? 0 : 1, reason === null ? {} : { reason });
-      });
+      .addCallback(flagByReason('reason', observe.senderPaused));
     meter
       .createObservableGauge('kiosk.catalog.mirror.age', {
-        description: 'Time since the service time the catalogue mirror reflects',
+        description:
+          'Time since the service time the catalogue mirror reflects, in seconds (absent before its first sync)',
         unit: 's',
       })
       .addCallback((result) => {
@@ -152,16 +177,14 @@ export class KioskInstruments {
       });
     meter
       .createObservableGauge('kiosk.catalog.sync.failing', {
-        description: '1 while the latest catalogue sync failed, with its code; 0 once one succeeds',
-        unit: '1',
+        description:
+          'Whether the latest catalogue sync failed: 1 on the series of its code, 0 on the others and the unlabelled one (0 everywhere once one succeeds)',
       })
-      .addCallback((result) => {
-        const code = observe.catalogFailing();
-        result.observe(code === null ? 0 : 1, code === null ? {} : { code });
-      });
+      .addCallback(flagByReason('code', observe.catalogFailing));
     meter
       .createObservableGauge('kiosk.clock.offset', {
-        description: "The service's clock minus the kiosk's, from the API's Date headers",
+        description:
+          "The service's clock minus the kiosk's, from the API's Date headers, in seconds (absent before the first answer)",
         unit: 's',
       })
       .addCallback((result) => {
@@ -181,7 +204,6 @@ export class KioskInstruments {
       .createObservableGauge('kiosk.build.info', {
         description:
           'The build and the integration profile in force, as attributes: 1 for the profile in force, 0 for one switched away from',
-        unit: '1',
       })
       .addCallback((result) => {
         const inForce = build.profile();
@@ -193,17 +215,30 @@ export class KioskInstruments {
           result.observe(1, { version: build.version, profile: inForce });
       });
     const printers = observe.printers;
-    if (printers !== undefined) {
-      meter
-        .createObservableGauge('kiosk.printers', {
-          description: 'Printers by state',
-          unit: '{printer}',
-        })
-        .addCallback(async (result) => {
-          for (const [state, count] of Object.entries(await printers()))
-            result.observe(count, { state });
-        });
+    const printerStates = [...new Set([...known.printerStates, 'unreachable'])];
+    meter
+      .createObservableGauge('kiosk.printers', {
+        description: 'Printers by state (all 0 on a kiosk without printing)',
+        unit: '{printer}',
+      })
+      .addCallback(async (result) => {
+        const counts = printers === undefined ? {} : await printers();
+        for (const state of new Set([...printerStates, ...Object.keys(counts)]))
+          result.observe(counts[state] ?? 0, { state });
+      });
+
+    // The counters' known series, at 0 from the first collection.
+    for (const operation of known.operations) {
+      for (const status_class of statusClasses)
+        this.#apiRequests.add(0, { operation, status_class });
+      this.#apiRetries.add(0, { operation });
+      this.#apiRateLimited.add(0, { operation });
     }
+    for (const connectivity of known.connectivity) this.#debitsAccepted.add(0, { connectivity });
+    for (const outcome of debitAttemptOutcomes) this.#debitAttempts.add(0, { outcome });
+    for (const kind of known.syncKinds) this.#syncs.add(0, { kind, result: 'ok' });
+    this.#changesApplied.add(0);
+    for (const outcome of known.printOutcomes) this.#printJobs.add(0, { outcome });
   }
 
   apiExchange(event: ApiExchange): void {
@@ -240,6 +275,25 @@ export class KioskInstruments {
     this.#syncs.add(1, attributes);
     this.#syncDuration.record(durationMs / 1000, attributes);
   }
+}
+
+/**
+ * A 0/1 gauge whose label says why it is 1. The SDK keeps reporting a label set once observed
+ * (cumulative), so every reason seen is observed again, at 0 once it no longer holds: else a
+ * reason gone would stay at 1 beside the series at 0. Bounded, as codes are a closed set.
+ */
+function flagByReason(
+  label: string,
+  reasonNow: () => string | null,
+): (result: ObservableResult) => void {
+  const seen = new Set<string>();
+  return (result) => {
+    const reason = reasonNow();
+    if (reason !== null && seen.size < 32) seen.add(reason);
+    result.observe(0);
+    for (const each of seen) result.observe(each === reason ? 1 : 0, { [label]: each });
+    if (reason !== null && !seen.has(reason)) result.observe(1, { [label]: reason });
+  };
 }
 
 /** `2xx`, `4xx`, `5xx`..., or `none` when no answer came (network, timeout). */

@@ -52,7 +52,9 @@ export async function openKioskTelemetry(
   let prometheus: PrometheusEndpoint | undefined;
   if (settings.prometheusPort !== null) {
     try {
-      prometheus = await startPrometheusEndpoint(settings.prometheusPort);
+      prometheus = await startPrometheusEndpoint(settings.prometheusPort, {
+        scopeLabels: settings.prometheusScopeLabels,
+      });
       readers.push(prometheus.reader);
     } catch (error) {
       // A port taken by another program costs the fleet this kiosk's figures, not the kiosk.
@@ -70,6 +72,12 @@ export async function openKioskTelemetry(
     );
   }
   const provider = new MeterProvider({ resource, readers });
+  // Nothing reads them without a way out: no event loop monitor on a kiosk that reports nothing,
+  // and their modules (systeminformation...) are loaded only then: a few hundred ms of a start.
+  const runtime =
+    readers.length === 0
+      ? undefined
+      : (await import('./runtime-metrics.ts')).startRuntimeMetrics(provider);
   const logs =
     otlp !== undefined && settings.otlpLogs
       ? new LoggerProvider({
@@ -95,6 +103,7 @@ export async function openKioskTelemetry(
     },
     close() {
       closing ??= (async () => {
+        runtime?.stop();
         await Promise.allSettled([provider.shutdown(), logSink?.close(), prometheus?.close()]);
       })();
       return closing;

@@ -6,6 +6,8 @@ import { TelemetrySettings } from '../../shared/ipc/telemetry.ts';
 export interface MetricsSettings {
   /** Loopback port of the Prometheus scrape endpoint (0: any free port, for tests); null: off. */
   readonly prometheusPort: number | null;
+  /** `otel_scope_*` labels on the scrape's series; off unless an operator asks. */
+  readonly prometheusScopeLabels: boolean;
   /** The collector's OTLP/HTTP base URL; null: no push. */
   readonly otlpEndpoint: string | null;
   readonly otlpLogs: boolean;
@@ -18,6 +20,7 @@ export const DEFAULT_EXPORT_INTERVAL_MS = 60_000;
 /** The environment variables, each with the settings key it overrides. */
 const environment = {
   KIOSK_METRICS_PORT: 'prometheusPort',
+  KIOSK_METRICS_SCOPE_LABELS: 'prometheusScopeLabels',
   KIOSK_OTLP_ENDPOINT: 'otlpEndpoint',
   KIOSK_OTLP_LOGS: 'otlpLogs',
   KIOSK_OTLP_INTERVAL_MS: 'exportIntervalMs',
@@ -27,11 +30,15 @@ const environment = {
 const fromText = {
   prometheusPort: (text: string) => (text === 'off' ? null : Number(text)),
   otlpEndpoint: (text: string) => (text === 'off' ? null : text),
-  otlpLogs: (text: string) =>
-    text === '1' || text === 'true' ? true : text === '0' || text === 'false' ? false : text,
+  prometheusScopeLabels: booleanOf,
+  otlpLogs: booleanOf,
   exportIntervalMs: Number,
   kioskId: (text: string) => text,
 } satisfies Record<keyof TelemetrySettings, (text: string) => unknown>;
+
+function booleanOf(text: string): boolean | string {
+  return text === '1' || text === 'true' ? true : text === '0' || text === 'false' ? false : text;
+}
 
 export class MetricsSettingsError extends Error {
   readonly code = 'METRICS_SETTING_INVALID';
@@ -43,7 +50,7 @@ export class MetricsSettingsError extends Error {
 
 /**
  * The settings file's `telemetry`, overridden key by key by the environment (KIOSK_METRICS_PORT,
- * KIOSK_OTLP_ENDPOINT, KIOSK_OTLP_LOGS, KIOSK_OTLP_INTERVAL_MS, KIOSK_ID; `off` turns a way out
+ * KIOSK_METRICS_SCOPE_LABELS, KIOSK_OTLP_ENDPOINT, KIOSK_OTLP_LOGS, KIOSK_OTLP_INTERVAL_MS, KIOSK_ID; `off` turns a way out
  * off). A bad environment value throws, naming the variable: a deployment typo should stop the
  * start where it is seen, not leave a fleet blind.
  */
@@ -68,6 +75,7 @@ export function resolveMetricsSettings(
   const settings = TelemetrySettings.parse(merged);
   return {
     prometheusPort: settings.prometheusPort ?? null,
+    prometheusScopeLabels: settings.prometheusScopeLabels ?? false,
     otlpEndpoint: settings.otlpEndpoint ?? null,
     otlpLogs: settings.otlpLogs ?? false,
     exportIntervalMs: settings.exportIntervalMs ?? DEFAULT_EXPORT_INTERVAL_MS,

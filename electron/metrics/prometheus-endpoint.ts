@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import { withPrometheusNames } from './prometheus-names.ts';
 
 /** Scrapers at once: Prometheus and an agent or two; a flood gets closed connections. */
 export const PROMETHEUS_MAX_CONNECTIONS = 16;
@@ -13,23 +14,52 @@ export interface PrometheusEndpoint {
   close(): Promise<void>;
 }
 
+export interface PrometheusEndpointOptions {
+  /**
+   * `otel_scope_name` and `otel_scope_version` on every series (which library recorded it): off
+   * by default, for an operator who asks (KIOSK_METRICS_SCOPE_LABELS=1); the family names already
+   * say it (`kiosk_`, `process_`, `nodejs_`, `v8js_`).
+   */
+  readonly scopeLabels?: boolean;
+}
+
 /**
  * The scrape endpoint, on loopback only: the kiosk's figures are for an agent on the machine or
  * an SSH tunnel, never for the shop's network. The exporter's own server is not used, so that the
  * address is ours to choose (port 0 in tests), GET /metrics is the only route, and a port already
- * taken is an error the kiosk logs instead of a crash.
+ * taken is an error the kiosk logs instead of a crash; nor its request handler, so that the names
+ * follow Prometheus's conventions (`prometheus-names.ts`).
  */
-export async function startPrometheusEndpoint(port: number): Promise<PrometheusEndpoint> {
+export async function startPrometheusEndpoint(
+  port: number,
+  options: PrometheusEndpointOptions = {},
+): Promise<PrometheusEndpoint> {
+  const reader = new PrometheusExporter({ preventServerStart: true });
   // The kiosk and its store on every series too (not only `target_info`): a fleet query sums by store.
-  const reader = new PrometheusExporter({
-    preventServerStart: true,
-    withResourceConstantLabels: /^kiosk\./,
-  });
+  const serializer = new PrometheusSerializer(
+    undefined,
+    false,
+    /^kiosk\./,
+    false,
+    !(options.scopeLabels ?? false),
+  );
+  const scrape = async (response: ServerResponse): Promise<void> => {
+    try {
+      const { resourceMetrics } = await reader.collect();
+      const text = serializer.serialize(withPrometheusNames(resourceMetrics));
+      response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+      response.end(text);
+    } catch (error) {
+      response
+        .writeHead(500, { 'content-type': 'text/plain' })
+        .end(`# collection failed: ${String(error)}\n`);
+    }
+  };
   const server: Server = createServer(
     { connectionsCheckingInterval: 1_000 },
     (request, response) => {
       if (request.method === 'GET' && request.url?.split('?')[0] === '/metrics') {
-        reader.getMetricsRequestHandler(request, response);
+        void scrape(response);
         return;
       }
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');

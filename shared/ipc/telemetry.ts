@@ -14,6 +14,8 @@ export const TelemetrySettings = lazySchema(() =>
      * SSH tunnel, scrapes it); null: no endpoint.
      */
     prometheusPort: z.number().int().min(1).max(65_535).nullable().optional(),
+    /** `otel_scope_name`/`otel_scope_version` labels on every scraped series; default off. */
+    prometheusScopeLabels: z.boolean().optional(),
     /**
      * The fleet collector's OTLP/HTTP base URL (`/v1/metrics` and `/v1/logs` are appended); null:
      * no export. Authentication headers come from OTEL_EXPORTER_OTLP_HEADERS, never this file.

@@ -46,7 +46,12 @@ interface Report {
     debits: readonly { id: number; state: string; amount: number; code: string | null }[];
   };
   readonly mirror: { ready: boolean; stale: boolean; ageMs: number | null; measuredOn: string };
-  readonly printers: { printer: string | null; printers: readonly { name: string }[] };
+  readonly printers: {
+    printing: string;
+    printer: string | null;
+    printers: readonly { name: string }[];
+    error: { code: string } | null;
+  };
   readonly lastErrors: readonly { source: string; code: string }[];
 }
 
@@ -329,6 +334,37 @@ describe('kioskctl status', () => {
       expect.objectContaining({ class: 'printer', code: 'PRINTER_OFFLINE' }),
     ]);
     expect(report.problems[0]!.next).toContain(`cupsenable ${cups.offlineQueue}`);
+  }, 60_000);
+
+  test("0 with no printer configured: no CUPS on the machine and none named; printing 'not configured'", async () => {
+    // A kiosk deployed without a printer: the CUPS tools are not installed (not on PATH here).
+    const noCups = { PATH: '/nonexistent' };
+    const { run, report } = await statusJson(envOf(await kioskDir(), noCups));
+    expect(run.code, JSON.stringify(report.problems)).toBe(statusExitCodes.ok);
+    expect(report.verdict).toBe('healthy');
+    expect(report.printers).toMatchObject({ printing: 'not-configured', printer: null });
+    expect(report.problems).toEqual([]);
+    const screen = await kioskctl(['status'], envOf(await kioskDir(), noCups));
+    expect(screen.code).toBe(statusExitCodes.ok);
+    expect(screen.stdout).toMatch(/^ {2}printer {7}not configured/m);
+
+    // The same machine with a printer named (KIOSK_PRINTER) is trouble: it cannot print.
+    const named = await statusJson(envOf(await kioskDir(), { ...noCups, KIOSK_PRINTER: 'till' }));
+    expect(named.run.code).toBe(statusExitCodes.printer);
+    expect(named.report.printers).toMatchObject({ printing: 'configured', printer: 'till' });
+    expect(named.report.problems.map((problem) => problem.code)).toEqual([
+      'PRINT_SERVICE_UNAVAILABLE',
+    ]);
+  }, 60_000);
+
+  test('24 a configured printer the print service cannot reach: CUPS down', async () => {
+    const down = `127.0.0.1:${await deadPort()}`;
+    const { run, report } = await statusJson(
+      envOf(await kioskDir(), { KIOSK_CUPS_SERVER: down, KIOSK_PRINTER: cups.pdfQueue }),
+    );
+    expect(run.code).toBe(statusExitCodes.printer);
+    expect(report.printers).toMatchObject({ printing: 'configured', printer: cups.pdfQueue });
+    expect(report.problems.map((problem) => problem.code)).toEqual(['PRINT_SERVICE_UNAVAILABLE']);
   }, 60_000);
 
   test('25 clock: the kiosk is an hour behind the service', async () => {

@@ -41,6 +41,8 @@ it('a failed sync is failing with its code, until one succeeds', async () => {
   await fixture.services.parts.catalogSync.sync({ full: true });
   text = await scrape();
   expect(sample(text, /^kiosk_catalog_sync_failing\{(?!code)/)).toBe('0');
+  // The failed code's series goes back to 0 too: no code left at 1 beside the 0.
+  expect(sample(text, /^kiosk_catalog_sync_failing\{code="INVALID_REQUEST"/)).toBe('0');
   expect(sample(text, /^kiosk_catalog_syncs_total\{kind="full",result="ok"/)).toBe('1');
 });
 

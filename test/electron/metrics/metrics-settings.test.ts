@@ -16,6 +16,7 @@ describe('metrics settings', () => {
     const settings = resolveMetricsSettings(undefined, {}, machine);
     expect(settings).toEqual({
       prometheusPort: null,
+      prometheusScopeLabels: false,
       otlpEndpoint: null,
       otlpLogs: false,
       exportIntervalMs: DEFAULT_EXPORT_INTERVAL_MS,
@@ -52,9 +53,14 @@ describe('metrics settings', () => {
       kioskId: 'from-file',
     };
     expect(
-      resolveMetricsSettings(saved, { KIOSK_METRICS_PORT: '9500', KIOSK_OTLP_LOGS: '0' }, machine),
+      resolveMetricsSettings(
+        saved,
+        { KIOSK_METRICS_PORT: '9500', KIOSK_METRICS_SCOPE_LABELS: '1', KIOSK_OTLP_LOGS: '0' },
+        machine,
+      ),
     ).toEqual({
       prometheusPort: 9500,
+      prometheusScopeLabels: true,
       otlpEndpoint: 'https://collector.example.com',
       otlpLogs: false,
       exportIntervalMs: DEFAULT_EXPORT_INTERVAL_MS,
@@ -71,6 +77,7 @@ describe('metrics settings', () => {
     ['KIOSK_OTLP_ENDPOINT', 'ftp://collector'],
     ['KIOSK_OTLP_ENDPOINT', 'https://user:secret@collector.example.com'],
     ['KIOSK_OTLP_LOGS', 'yes please'],
+    ['KIOSK_METRICS_SCOPE_LABELS', 'on'],
     ['KIOSK_OTLP_INTERVAL_MS', '10'],
     ['KIOSK_ID', 'a kiosk with spaces'],
   ])('%s=%s is refused with a typed error naming the variable', (variable, value) => {

@@ -116,10 +116,11 @@ describe('metrics and logs pushed over OTLP/HTTP', { timeout: 60_000 }, () => {
       'kiosk.outbox.debits': '{debit}',
       'kiosk.outbox.pending.amount': '{EUR}',
       'kiosk.outbox.oldest_pending.age': 's',
-      'kiosk.outbox.sender.paused': '1',
+      // A flag has no unit: '1' would make it a ratio (`_ratio`) in Prometheus.
+      'kiosk.outbox.sender.paused': '',
       'kiosk.clock.offset': 's',
       'kiosk.clock.steps': '{step}',
-      'kiosk.build.info': '1',
+      'kiosk.build.info': '',
     };
     for (const [name, unit] of Object.entries(expected)) {
       expect(metrics.get(name)?.unit, name).toBe(unit);

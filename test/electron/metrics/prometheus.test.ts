@@ -58,15 +58,18 @@ describe('metrics scraped by Prometheus', { timeout: 120_000 }, () => {
       (value) => value >= 1,
     );
     expect(applied.metric).toMatchObject({ job: 'kiosk', kiosk_store_id: shopIds.paris });
-    await prometheus.waitFor(`kiosk_outbox_debits_accepted_total${kiosk}`, (value) => value === 1);
+    await prometheus.waitFor(
+      `sum(kiosk_outbox_debits_accepted_total${kiosk})`,
+      (value) => value === 1,
+    );
     await prometheus.waitFor(
       `kiosk_catalog_syncs_total{kind="full",result="ok",kiosk_id="kiosk-test-1"}`,
       (value) => value >= 1,
     );
-    await prometheus.waitFor(`kiosk_catalog_mirror_age${kiosk}`, (value) => value >= 0);
+    await prometheus.waitFor(`kiosk_catalog_mirror_age_seconds${kiosk}`, (value) => value >= 0);
     await prometheus.waitFor(`kiosk_catalog_sync_failing${kiosk}`, (value) => value === 0);
     await prometheus.waitFor(
-      `sum(kiosk_catalog_sync_duration_count{result="ok",kiosk_id="kiosk-test-1"})`,
+      `sum(kiosk_catalog_sync_duration_seconds_count{result="ok",kiosk_id="kiosk-test-1"})`,
       (value) => value >= 1,
     );
     await prometheus.waitFor(
@@ -75,7 +78,9 @@ describe('metrics scraped by Prometheus', { timeout: 120_000 }, () => {
     );
     await prometheus.waitFor(`kiosk_outbox_sender_paused${kiosk}`, (value) => value === 0);
     await prometheus.waitFor(`kiosk_outbox_debits{state="pending"}`, (value) => value === 0);
-    await prometheus.waitFor(`kiosk_clock_offset${kiosk}`, (value) => Number.isFinite(value));
+    await prometheus.waitFor(`kiosk_clock_offset_seconds${kiosk}`, (value) =>
+      Number.isFinite(value),
+    );
 
     // Cardinality and privacy: no label of any series names the card, the debit or the sale.
     const series = await prometheus.query('{__name__=~"kiosk_.+"}');
