@@ -1,7 +1,8 @@
 // Over 400 lines: one handler per outbox verb (enqueue, drain, list, show, cancel, report), each only flags and output; what commands share is in command.ts.
 import { DebitRequestId } from '../../shared/ipc/gift-cards.ts';
 import type { IntegrationProfile } from '../../shared/profile/index.ts';
-import { type Clock, isCommerceApiError } from '../api/index.ts';
+import { isCommerceApiError } from '../api/index.ts';
+import type { Clock } from '../foundation/index.ts';
 import { savedOfflineLimits, savedSettings } from '../kiosk/index.ts';
 import type { Logger } from '../logging/index.ts';
 import {
@@ -582,8 +583,8 @@ export function debitView(debit: OutboxDebit, keys?: readonly DebitKey[]): Recor
     lastErrorMessage: debit.lastErrorMessage,
     newBalance: debit.newBalance,
     reply: debit.reply,
-    resolvedAt: iso(debit.resolvedAt),
-    resolvedBy: debit.resolvedBy,
+    settledAt: iso(debit.settledAt),
+    settledBy: debit.settledBy,
     requestId: debit.requestId,
     requestBody: debit.requestBody,
     heldReason: heldReasonOf(debit),

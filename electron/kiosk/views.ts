@@ -58,8 +58,8 @@ export function debitView(debit: OutboxDebit): DebitView {
         : debit.reply.kind === 'receipt'
           ? { kind: 'receipt', receipt: debit.reply.receipt }
           : { kind: 'usage', usage: debit.reply.usage },
-    resolvedAt: isoOrNull(debit.resolvedAt),
-    resolvedBy: debit.resolvedBy,
+    settledAt: isoOrNull(debit.settledAt),
+    settledBy: debit.settledBy,
     acknowledged: debit.acknowledgedAt !== null,
     requestId: debit.requestId,
     unresolved: isUnresolved(debit),

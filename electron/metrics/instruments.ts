@@ -9,9 +9,9 @@ import type { Attributes, Meter } from '@opentelemetry/api';
 /** What the kiosk's state reads at each collection (a scrape, an export). */
 export interface KioskObservations {
   readonly outbox: () => {
-    readonly pendingCount: number;
-    readonly pendingAmount: number;
-    readonly oldestPendingAgeMs: number | null;
+    readonly openCount: number;
+    readonly openAmount: number;
+    readonly oldestOpenAgeMs: number | null;
     readonly sendingCount: number;
     readonly needingAttention: {
       readonly refused: number;
@@ -114,7 +114,7 @@ export class KioskInstruments {
       })
       .addCallback((result) => {
         const summary = observe.outbox();
-        result.observe(summary.pendingCount, { state: 'pending' });
+        result.observe(summary.openCount - summary.sendingCount, { state: 'pending' });
         result.observe(summary.sendingCount, { state: 'sending' });
         for (const [state, count] of Object.entries(summary.needingAttention)) {
           result.observe(count, { state, attention: true });
@@ -125,13 +125,13 @@ export class KioskInstruments {
         description: 'Amount of the debits not yet applied',
         unit: '{EUR}',
       })
-      .addCallback((result) => result.observe(observe.outbox().pendingAmount, { currency: 'EUR' }));
+      .addCallback((result) => result.observe(observe.outbox().openAmount, { currency: 'EUR' }));
     meter
       .createObservableGauge('kiosk.outbox.oldest_pending.age', {
         description: 'Age of the oldest debit not yet applied (0 when none waits)',
         unit: 's',
       })
-      .addCallback((result) => result.observe((observe.outbox().oldestPendingAgeMs ?? 0) / 1000));
+      .addCallback((result) => result.observe((observe.outbox().oldestOpenAgeMs ?? 0) / 1000));
     meter
       .createObservableGauge('kiosk.outbox.sender.paused', {
         description: '1 while the debit sender waits for an administrator, with the reason',

@@ -2,12 +2,12 @@ import type {
   CollectionMethod,
   DebitPolicy,
   DebitReply,
-  DebitResolvedBy,
+  DebitSettledBy,
   DebitState,
   OutcomeUnknownReason,
   StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
-import { HeldDebitCode } from '../../shared/ipc/gift-cards.ts';
+import { HeldDebitCode, uncollectedDebitStates } from '../../shared/ipc/gift-cards.ts';
 
 /**
  * One debit of the outbox as main keeps it: the exact body and key sent on every attempt, and
@@ -67,8 +67,8 @@ export interface OutboxDebit {
   readonly reply: DebitReply | null;
   /** The balance the service computed after this debit; null when not known (reconciled). */
   readonly newBalance: number | null;
-  readonly resolvedAt: number | null;
-  readonly resolvedBy: DebitResolvedBy | null;
+  readonly settledAt: number | null;
+  readonly settledBy: DebitSettledBy | null;
   readonly acknowledgedAt: number | null;
   /** The caller's id of this logical debit (UUID v4); null on rows accepted before there were any. */
   readonly requestId: string | null;
@@ -120,13 +120,12 @@ export interface StaffResolutionRecord {
   readonly at: number;
 }
 
-/** Refused, failed or expired: the money was not taken by this debit. */
-export const uncollectedStates: readonly DebitState[] = ['refused', 'failed', 'expired'];
+const uncollected: readonly DebitState[] = uncollectedDebitStates;
 
 /** An uncollected debit staff have neither resolved nor (before resolutions existed) seen. */
 export function isUnresolved(debit: OutboxDebit): boolean {
   return (
-    uncollectedStates.includes(debit.state) &&
+    uncollected.includes(debit.state) &&
     debit.staffResolution === null &&
     debit.acknowledgedAt === null
   );
