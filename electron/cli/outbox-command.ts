@@ -14,7 +14,7 @@ import {
   debitStates,
   type DrainReport,
   heldReasonOf,
-  isTerminal,
+  isSettled,
   isWithdrawn,
   OfflineCardRefused,
   type OfflineLimits,
@@ -333,7 +333,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
             ...said(),
           })}\n`,
         );
-        if (isTerminal(debit.state)) {
+        if (isSettled(debit.state)) {
           // A debit already stored and settled: its outcome, as --wait would have printed it.
           io.stdout(`${JSON.stringify({ outcome: debitView(debit) })}\n`);
           if (isWithdrawn(debit)) {
@@ -357,7 +357,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
           const outcome = await outbox.awaitAnswer(debit.id, waitMs);
           io.stdout(`${JSON.stringify({ outcome: debitView(outcome.debit) })}\n`);
           if (outcome.debit.state === 'applied') return outboxExitCodes.ok;
-          if (isTerminal(outcome.debit.state)) return outboxExitCodes.apiError;
+          if (isSettled(outcome.debit.state)) return outboxExitCodes.apiError;
           // Open still: held, or waiting. Never presented as done: say why, in the service's words.
           io.stderr(`${JSON.stringify({ error: notAppliedError(outcome.debit) })}\n`);
           return outboxExitCodes.notApplied;

@@ -7,7 +7,11 @@ import type {
   OutcomeUnknownReason,
   StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
-import { HeldDebitCode, uncollectedDebitStates } from '../../shared/ipc/gift-cards.ts';
+import {
+  HeldDebitCode,
+  isOpenDebitState,
+  uncollectedDebitStates,
+} from '../../shared/ipc/gift-cards.ts';
 
 /**
  * One debit of the outbox as main keeps it: the exact body and key sent on every attempt, and
@@ -15,16 +19,9 @@ import { HeldDebitCode, uncollectedDebitStates } from '../../shared/ipc/gift-car
  * outbox and the screens always agree on them.
  */
 
-const terminalStates: readonly DebitState[] = [
-  'applied',
-  'refused',
-  'failed',
-  'expired',
-  'cancelled',
-];
-
-export function isTerminal(state: DebitState): boolean {
-  return terminalStates.includes(state);
+/** Settled: in a final state, which is every state but the open ones. */
+export function isSettled(state: DebitState): boolean {
+  return !isOpenDebitState(state);
 }
 
 export interface OutboxDebit {

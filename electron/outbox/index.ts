@@ -91,7 +91,7 @@ export {
   type DebitKey,
   heldReasonOf,
   isOutcomeUnknown,
-  isTerminal,
+  isSettled,
   isUnresolved,
   type OutboxDebit,
   type StaffResolutionRecord,

@@ -38,7 +38,7 @@ import {
 } from './limits.ts';
 import { CardCache, type CachedCard, cardValuesOf, cardValuesOfView } from './card-cache.ts';
 import { findOfflineCardRefusal, OfflineCardRefused } from './offline-card-check.ts';
-import { type DebitKey, heldReasonOf, isTerminal, type OutboxDebit } from './debit.ts';
+import { type DebitKey, heldReasonOf, isSettled, type OutboxDebit } from './debit.ts';
 import { type OpenTotals, OutboxStore } from './store.ts';
 import { Wakeup } from './wakeup.ts';
 
@@ -656,12 +656,12 @@ export class Outbox {
     const deadline = this.clock.now() + Math.max(0, timeoutMs);
     const wakeup = new Wakeup();
     const off = this.events.on('change', (event) => {
-      if ('debit' in event && event.debit.id === id && isTerminal(event.debit.state)) wakeup.wake();
+      if ('debit' in event && event.debit.id === id && isSettled(event.debit.state)) wakeup.wake();
     });
     try {
       for (;;) {
         const debit = this.get(id);
-        if (isTerminal(debit.state)) return { settled: true, debit };
+        if (isSettled(debit.state)) return { settled: true, debit };
         const remaining = deadline - this.clock.now();
         if (remaining <= 0) return { settled: false, debit };
         await wakeup.sleep(this.clock, Math.min(this.#pollIntervalMs, remaining));
@@ -707,7 +707,7 @@ export class Outbox {
     try {
       for (;;) {
         const debit = this.get(id);
-        if (isTerminal(debit.state)) return answered(debit);
+        if (isSettled(debit.state)) return answered(debit);
         // Held already (asked again with the same request id): that same answer, at once.
         const ended = this.clock.now() >= deadline || isHeldOverLimit(debit);
         // An attempt ended without a definitive answer: the row waits for a retry.
@@ -745,7 +745,7 @@ export class Outbox {
     const now = this.clock.now();
     const verdict = this.db.transaction((): StoredOfflineVerdict => {
       const debit = this.get(id);
-      if (isTerminal(debit.state)) return { kind: 'settled', debit };
+      if (isSettled(debit.state)) return { kind: 'settled', debit };
       if (debit.acceptedOffline) return { kind: 'fits', debit };
       const heldBefore = isHeldOverLimit(debit);
       const others = (totals: OpenTotals): OpenTotals => ({
@@ -816,7 +816,7 @@ function answered(debit: OutboxDebit): Outcome {
 
 /** Held by `awaitAnswer` (or to be, once its attempt ends without an answer): for a person. */
 export function isHeldOverLimit(debit: OutboxDebit): boolean {
-  return !isTerminal(debit.state) && debit.outcomeUnknown?.reason === 'OVER_OFFLINE_LIMIT';
+  return !isSettled(debit.state) && debit.outcomeUnknown?.reason === 'OVER_OFFLINE_LIMIT';
 }
 
 /** Withdrawn by `awaitAnswer`: over an offline limit, and nothing of it reached the service. */

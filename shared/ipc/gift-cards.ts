@@ -34,6 +34,9 @@ export type DebitState = z.infer<typeof DebitState>;
  */
 export const openDebitStates = ['pending', 'sending'] as const satisfies readonly DebitState[];
 export type OpenDebitState = (typeof openDebitStates)[number];
+export function isOpenDebitState(state: DebitState): state is OpenDebitState {
+  return (openDebitStates as readonly DebitState[]).includes(state);
+}
 
 /**
  * Uncollected: settled without taking the money (refused, failed or expired). Until staff record
