@@ -136,7 +136,7 @@ function boundaryRules({
 
 /*
  * electron/'s folders in three layers, imports pointing down. The foundations are what every
- * service stands on: the shared mechanisms (foundation/: the durable file writer), the API
+ * service stands on: the shared mechanisms (foundation/: the durable file writer, the event emitter), the API
  * client, the log, the database. foundation/ lies beneath the other foundations too: it imports
  * no folder of electron/ at all. The services are what the kiosk does
  * (ipc/ binds the IPC contract to them). The composition roots wire services into a program: the

@@ -13,6 +13,7 @@ import {
   requestIdsMigration,
   resolutionsMigration,
   serviceTimesMigration,
+  settledAtMigration,
   unsettledDebits,
 } from './outbox/index.ts';
 import { commitCountMigration, type DatabaseSchema, leasesMigration } from './storage/index.ts';
@@ -42,6 +43,7 @@ export const kioskSchema: DatabaseSchema = {
     commitCountMigration,
     archiveMigration,
     outcomeEvidenceMigration,
+    settledAtMigration,
   ],
   preserved: [unsettledDebits],
 };

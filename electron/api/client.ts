@@ -1,7 +1,7 @@
 import { AuthReply, Health } from '../../shared/api/auth.ts';
 import { type OperationName, operations } from '../../shared/api/operations.ts';
 import { type Logger, redactString, silentLogger } from '../logging/index.ts';
-import { type Clock, systemClock } from './clock.ts';
+import { type Clock, systemClock } from '../foundation/index.ts';
 import { ConnectivityMonitor } from './connectivity.ts';
 import { CredentialsRejected, InvalidRequest, errorFromReply } from './errors.ts';
 import { type ExchangeEvent, OperationInvoker, errorFromFailure } from './invoke.ts';

@@ -1,7 +1,7 @@
 import type { ConnectivityState } from '../../shared/ipc/gift-cards.ts';
 import type { Logger } from '../logging/index.ts';
 import { type AnyApiError, isCommerceApiError } from './errors.ts';
-import { TypedEmitter } from './typed-emitter.ts';
+import { TypedEmitter } from '../foundation/index.ts';
 
 /** How one exchange went, from the network's point of view (not the business answer's). */
 export type ExchangeOutcome = 'answered' | 'struggling' | 'unreachable';
@@ -53,7 +53,9 @@ export function outcomeOfError(error: unknown): ExchangeOutcome | undefined {
 export class ConnectivityMonitor {
   readonly #options: ConnectivityOptions;
   readonly #offlineAfter: number;
-  readonly #emitter = new TypedEmitter<ConnectivityEvents>();
+  readonly #emitter = new TypedEmitter<ConnectivityEvents>((error) =>
+    this.#options.logger.error('api.connectivity.listener_failed', { error }),
+  );
   #state: ConnectivityState = 'online';
   #unreachableInARow = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -100,9 +102,7 @@ export class ConnectivityMonitor {
     };
     this.#state = next;
     this.#options.logger.info('api.connectivity.change', { ...change });
-    this.#emitter.emit('change', change, (error) =>
-      this.#options.logger.error('api.connectivity.listener_failed', { error }),
-    );
+    this.#emitter.emit('change', change);
   }
 
   /** Runs one probe (joining one in flight) and returns the resulting state. */

@@ -5,7 +5,6 @@ export {
   CommerceApiClient,
   createApiClient,
 } from './client.ts';
-export { type Clock, monotonicNow, systemClock } from './clock.ts';
 export {
   type ConnectivityChange,
   type ConnectivityEvents,
@@ -69,4 +68,3 @@ export {
   type ServiceTimeBounds,
 } from './service-clock.ts';
 export type { Credentials, CredentialsProvider } from './token.ts';
-export { TypedEmitter } from './typed-emitter.ts';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Operation } from '../../shared/api/operation.ts';
 import type { Logger } from '../logging/index.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../foundation/index.ts';
 import type { ConnectivityMonitor } from './connectivity.ts';
 import { outcomeOfError } from './connectivity.ts';
 import {

@@ -1,5 +1,5 @@
 import { type Logger, silentLogger } from '../logging/index.ts';
-import { type Clock, monotonicNow } from './clock.ts';
+import { type Clock, monotonicNow } from '../foundation/index.ts';
 import type { Transport } from './transport.ts';
 
 /**

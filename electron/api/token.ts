@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/index.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../foundation/index.ts';
 import { CredentialsRejected, isCommerceApiError } from './errors.ts';
 
 /** The integration account's credentials, read from the vault by the main process on demand. */

@@ -2,14 +2,8 @@ import type { IntegrationProfile } from '../../shared/profile/index.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { CatalogStatus, SyncKind, SyncProgress } from '../../shared/ipc/catalog.ts';
-import {
-  type Clock,
-  Forbidden,
-  isCommerceApiError,
-  RetryAfterError,
-  systemClock,
-  TypedEmitter,
-} from '../api/index.ts';
+import { Forbidden, isCommerceApiError, RetryAfterError } from '../api/index.ts';
+import { type Clock, systemClock, TypedEmitter } from '../foundation/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import { type KioskDatabase, Lease } from '../storage/index.ts';
 import { type ChangeFeedResult, runChangeFeed } from './change-feed.ts';

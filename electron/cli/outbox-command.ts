@@ -1,7 +1,8 @@
 // Over 400 lines: one handler per outbox verb (enqueue, drain, list, show, cancel, report), each only flags and output; what commands share is in command.ts.
 import { DebitRequestId } from '../../shared/ipc/gift-cards.ts';
 import type { IntegrationProfile } from '../../shared/profile/index.ts';
-import { type Clock, isCommerceApiError } from '../api/index.ts';
+import { isCommerceApiError } from '../api/index.ts';
+import type { Clock } from '../foundation/index.ts';
 import { savedOfflineLimits, savedSettings } from '../kiosk/index.ts';
 import type { Logger } from '../logging/index.ts';
 import {
@@ -13,7 +14,7 @@ import {
   debitStates,
   type DrainReport,
   heldReasonOf,
-  isTerminal,
+  isSettled,
   isWithdrawn,
   OfflineCardRefused,
   type OfflineLimits,
@@ -332,7 +333,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
             ...said(),
           })}\n`,
         );
-        if (isTerminal(debit.state)) {
+        if (isSettled(debit.state)) {
           // A debit already stored and settled: its outcome, as --wait would have printed it.
           io.stdout(`${JSON.stringify({ outcome: debitView(debit) })}\n`);
           if (isWithdrawn(debit)) {
@@ -356,7 +357,7 @@ async function run({ globals, args }: CommandLine, context: OutboxCommandContext
           const outcome = await outbox.awaitAnswer(debit.id, waitMs);
           io.stdout(`${JSON.stringify({ outcome: debitView(outcome.debit) })}\n`);
           if (outcome.debit.state === 'applied') return outboxExitCodes.ok;
-          if (isTerminal(outcome.debit.state)) return outboxExitCodes.apiError;
+          if (isSettled(outcome.debit.state)) return outboxExitCodes.apiError;
           // Open still: held, or waiting. Never presented as done: say why, in the service's words.
           io.stderr(`${JSON.stringify({ error: notAppliedError(outcome.debit) })}\n`);
           return outboxExitCodes.notApplied;
@@ -582,8 +583,8 @@ export function debitView(debit: OutboxDebit, keys?: readonly DebitKey[]): Recor
     lastErrorMessage: debit.lastErrorMessage,
     newBalance: debit.newBalance,
     reply: debit.reply,
-    resolvedAt: iso(debit.resolvedAt),
-    resolvedBy: debit.resolvedBy,
+    settledAt: iso(debit.settledAt),
+    settledBy: debit.settledBy,
     requestId: debit.requestId,
     requestBody: debit.requestBody,
     heldReason: heldReasonOf(debit),

@@ -1,4 +1,4 @@
-import type { Clock } from '../api/index.ts';
+import type { Clock } from '../foundation/index.ts';
 import { Outbox } from '../outbox/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
 import { type DebitsNeedingAttention, debitsNeedingAttention } from './debits-attention.ts';

@@ -67,7 +67,7 @@ export function senderHealth(
       },
     ];
   });
-  const waiting = summary.pendingCount + summary.sendingCount;
+  const waiting = summary.openCount;
   const state =
     held.length > 0 || credentialsRejected
       ? 'paused'
@@ -81,8 +81,8 @@ export function senderHealth(
     leaseHolder: live,
     pending: {
       count: waiting,
-      amount: summary.pendingAmount,
-      oldestAgeMs: summary.oldestPendingAgeMs,
+      amount: summary.openAmount,
+      oldestAgeMs: summary.oldestOpenAgeMs,
     },
     held,
   };
@@ -96,11 +96,11 @@ export function senderHealth(
       next: 'DEBIT_REQUEST_REFUSED: fix the integration profile (kioskctl contract check); DEBIT_SCOPE_MISSING: grant the account gift-cards:write; then "kioskctl outbox resume" (or resume in the kiosk\'s setup). Details: kioskctl outbox list --state pending',
     });
   } else if (state === 'stopped') {
-    const age = summary.oldestPendingAgeMs;
+    const age = summary.oldestOpenAgeMs;
     problems.push({
       class: 'sender-paused',
       code: 'SENDER_NOT_RUNNING',
-      message: `${count(waiting, 'debit')} of ${euros(summary.pendingAmount)} wait${age === null ? '' : ` (oldest ${formatDuration(age)})`} and no kiosk is running to send them`,
+      message: `${count(waiting, 'debit')} of ${euros(summary.openAmount)} wait${age === null ? '' : ` (oldest ${formatDuration(age)})`} and no kiosk is running to send them`,
       next: 'start the kiosk app, or send them from here: kioskctl outbox drain',
     });
   }

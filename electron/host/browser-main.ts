@@ -26,13 +26,12 @@ import {
   type VaultChain,
 } from '../credentials/index.ts';
 import {
-  chooseService,
   createKioskServices,
+  decideStart,
   deploymentBaseUrl,
   fixedCredentials,
   type KioskCredentials,
-  NO_SERVICE_BASE_URL,
-  setupRequiredCredentials,
+  type StartDecision,
   vaultCredentials,
 } from '../kiosk/index.ts';
 import {
@@ -86,46 +85,40 @@ try {
   fail(error instanceof Error ? error.message : String(error));
 }
 const vault = chain;
-const choice = await chooseService({
-  settingsDir,
-  baseUrl: deployedBaseUrl,
-  sandboxAvailable: true,
-  findCredentials: () => findConfiguredCredentials(vault, env),
-  logger,
-});
-const demo = choice.kind === 'demo';
-// The demo's PIN is public: in force in the demo only, never beside real credentials.
-const adminPin = configuredPin ?? (demo ? DEMO_ADMIN_PIN : undefined);
 
-// The demo's data goes with the demo: the sandbox starts from its seed on every run, so an
-// outbox or a mirror kept from a previous run would describe another world.
-const dataDir = demo ? mkdtempSync(join(tmpdir(), 'commerce-kiosk-demo-')) : settingsDir;
-
-let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
-let credentials: KioskCredentials;
-let apiBaseUrl: string;
-if (choice.kind === 'demo') {
-  sandbox = await startSandbox({ port: 0 });
-  const account = sandbox.accounts[0] ?? fail('the embedded sandbox has no account');
-  credentials = fixedCredentials({ ...account, origin: sandbox.baseUrl }, 'sandbox');
-  apiBaseUrl = sandbox.baseUrl;
-} else if (choice.kind === 'setup-required') {
-  credentials = setupRequiredCredentials(choice.configured, choice.reason);
-  apiBaseUrl = NO_SERVICE_BASE_URL;
-} else {
+/** The deployment's credentials for a real API, from the environment or the vault. */
+function apiCredentials(): KioskCredentials {
   // Credentials that name no API belong to the deployment's, never to one saved in setup.
   const defaultOrigin = deployedBaseUrl === undefined ? undefined : new URL(deployedBaseUrl).origin;
   const email = env['KIOSK_API_EMAIL'];
   const password = env['KIOSK_API_PASSWORD'];
   if (email && password) {
-    credentials = fixedCredentials({ email, password, origin: defaultOrigin }, 'environment');
-  } else if (vault === 'none') {
-    fail('KIOSK_VAULT=none: set KIOSK_API_EMAIL and KIOSK_API_PASSWORD');
-  } else {
-    credentials = vaultCredentials(vault, { defaultOrigin });
+    return fixedCredentials({ email, password, origin: defaultOrigin }, 'environment');
   }
-  apiBaseUrl = choice.baseUrl;
+  if (vault === 'none') fail('KIOSK_VAULT=none: set KIOSK_API_EMAIL and KIOSK_API_PASSWORD');
+  return vaultCredentials(vault, { defaultOrigin });
 }
+
+let decision: StartDecision;
+try {
+  decision = await decideStart({
+    settingsDir,
+    baseUrl: deployedBaseUrl,
+    startSandbox: () => startSandbox({ port: 0 }),
+    findCredentials: () => findConfiguredCredentials(vault, env),
+    apiCredentials,
+    ...(configuredPin === undefined ? {} : { adminPin: configuredPin }),
+    demoAdminPin: DEMO_ADMIN_PIN,
+    logger,
+  });
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
+const { choice, demo, sandbox, credentials, adminPin } = decision;
+
+// The demo's data goes with the demo: the sandbox starts from its seed on every run, so an
+// outbox or a mirror kept from a previous run would describe another world.
+const dataDir = demo ? mkdtempSync(join(tmpdir(), 'commerce-kiosk-demo-')) : settingsDir;
 
 /**
  * The kiosk's services could not start (a database that is empty, not SQLite, damaged or from a
@@ -146,8 +139,7 @@ async function refuseStart(error: unknown): Promise<never> {
 
 const services = await createKioskServices({
   dataDir,
-  // Locked on setup: choosing the sandbox there would only lock the next start again.
-  api: { baseUrl: apiBaseUrl, demo, sandboxAvailable: choice.kind !== 'setup-required' },
+  api: { baseUrl: decision.baseUrl, demo, sandboxAvailable: decision.sandboxAvailable },
   settingsDir,
   credentials,
   host: 'browser',
@@ -167,8 +159,7 @@ const host = await startBrowserHost({
   await services.close();
   return refuseStart(error);
 });
-// Locked on setup there is nothing to probe, synchronise or send.
-if (choice.kind !== 'setup-required') services.start();
+if (decision.startServices) services.start();
 
 process.stdout.write(
   [

@@ -8,14 +8,12 @@ import {
   type VaultConfig,
 } from '../credentials/index.ts';
 import {
-  chooseService,
   createKioskServices,
+  decideStart,
   deploymentBaseUrl,
-  fixedCredentials,
+  type EmbeddedSandbox,
   type KioskCredentials,
   type KioskServices,
-  NO_SERVICE_BASE_URL,
-  setupRequiredCredentials,
   vaultCredentials,
 } from '../kiosk/index.ts';
 import type { OfflineLimits } from '../outbox/index.ts';
@@ -44,12 +42,7 @@ import {
   kioskWindowOptions,
 } from './kiosk-window.ts';
 
-/** The embedded sandbox, started when no real base URL is configured (the demo kiosk). */
-export interface EmbeddedSandbox {
-  readonly baseUrl: string;
-  readonly accounts: readonly { readonly email: string; readonly password: string }[];
-  close(): Promise<void>;
-}
+export type { EmbeddedSandbox };
 
 export interface KioskIntegrationOptions {
   /** The `electron` module, injected: the integrator's own import (or a test's fake). */
@@ -213,13 +206,6 @@ export async function createKioskIntegration(
   }
   const deployedBaseUrl = deploymentBaseUrl(options.baseUrl, 'baseUrl');
   const configured = credentialsOf(options.vault, options.dataDir, electron, deployedBaseUrl);
-  const choice = await chooseService({
-    settingsDir: options.dataDir,
-    baseUrl: deployedBaseUrl,
-    sandboxAvailable: options.startSandbox !== undefined,
-    findCredentials: configured.find,
-    logger,
-  });
 
   await electron.app.whenReady();
   // The kiosk's own session: the host's default session, and its handlers, are not touched.
@@ -257,33 +243,28 @@ export async function createKioskIntegration(
   try {
     electron.app.on('web-contents-created', hardenOwn);
 
-    let credentials: KioskCredentials;
-    let baseUrl: string;
-    if (choice.kind === 'demo') {
-      sandbox = await options.startSandbox!();
-      const account = sandbox.accounts[0];
-      if (account === undefined) throw new Error('the embedded sandbox has no account');
-      credentials = fixedCredentials({ ...account, origin: sandbox.baseUrl }, 'sandbox');
-      baseUrl = sandbox.baseUrl;
-    } else if (choice.kind === 'setup-required') {
-      credentials = setupRequiredCredentials(choice.configured, choice.reason);
-      baseUrl = NO_SERVICE_BASE_URL;
-    } else {
-      credentials = configured.credentials;
-      baseUrl = choice.baseUrl;
-    }
-    const adminPin = options.adminPin ?? (sandbox === undefined ? undefined : options.demoAdminPin);
+    const decision = await decideStart({
+      settingsDir: options.dataDir,
+      baseUrl: deployedBaseUrl,
+      ...(options.startSandbox === undefined ? {} : { startSandbox: options.startSandbox }),
+      findCredentials: configured.find,
+      apiCredentials: () => configured.credentials,
+      ...(options.adminPin === undefined ? {} : { adminPin: options.adminPin }),
+      ...(options.demoAdminPin === undefined ? {} : { demoAdminPin: options.demoAdminPin }),
+      logger,
+    });
+    sandbox = decision.sandbox;
+    const { adminPin } = decision;
 
     // The print host needs the window, which is created after the services.
     const kioskServices = await createKioskServices({
       dataDir: options.dataDir,
       api: {
-        baseUrl,
-        demo: sandbox !== undefined,
-        // Locked on setup: choosing the sandbox there would only lock the next start again.
-        sandboxAvailable: options.startSandbox !== undefined && choice.kind !== 'setup-required',
+        baseUrl: decision.baseUrl,
+        demo: decision.demo,
+        sandboxAvailable: decision.sandboxAvailable,
       },
-      credentials,
+      credentials: decision.credentials,
       host: 'electron',
       ...systemLocaleOf(electron, logger),
       printing: {
@@ -342,8 +323,7 @@ export async function createKioskIntegration(
     if (singleInstance) electron.app.on('second-instance', focusKiosk);
     window.once('ready-to-show', () => window.show());
 
-    // Locked on setup there is nothing to probe, synchronise or send.
-    if (choice.kind !== 'setup-required') kioskServices.start();
+    if (decision.startServices) kioskServices.start();
     await window.loadURL(kioskEntryUrl(scheme));
 
     let closing: Promise<void> | undefined;

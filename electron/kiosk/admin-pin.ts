@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { type AdminPinRefusal, ipcErrorCodes } from '../../shared/ipc/errors.ts';
-import { systemClock } from '../api/index.ts';
+import { systemClock } from '../foundation/index.ts';
 import { type AdminGuard, IpcFailure } from '../ipc/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import { PinLockoutFile, type PinLockoutRecord } from './admin-pin-lockout.ts';

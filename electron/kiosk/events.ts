@@ -1,17 +1,18 @@
-import type { EventName, EventPayloadOf } from '../../shared/ipc/contract.ts';
+import { type EventName, type EventPayloadOf, eventNames } from '../../shared/ipc/contract.ts';
 import type { CommerceApiClient } from '../api/index.ts';
 import type { CatalogSyncService } from '../catalog/index.ts';
+import { TypedEmitter } from '../foundation/index.ts';
 import { type KioskEventSource, safeMessage } from '../ipc/index.ts';
 import type { Logger } from '../logging/index.ts';
 import type { Outbox } from '../outbox/index.ts';
 import type { PrintQueue } from '../printing/index.ts';
 import { outboxEventView, printJobView } from './views.ts';
 
-type Listener = <E extends EventName>(event: E, payload: EventPayloadOf<E>) => void;
+type KioskEventMap = { [E in EventName]: EventPayloadOf<E> };
 
 export interface KioskEventsInput {
   readonly client: Pick<CommerceApiClient, 'connectivity'>;
-  readonly outbox: Pick<Outbox, 'on'>;
+  readonly outbox: Pick<Outbox, 'events'>;
   readonly catalogSync: Pick<CatalogSyncService, 'events'>;
   readonly printQueue: Pick<PrintQueue, 'events'> | undefined;
   readonly logger: Logger;
@@ -30,19 +31,14 @@ export interface KioskEvents {
  */
 export function connectKioskEvents(input: KioskEventsInput): KioskEvents {
   const { client, outbox, catalogSync, printQueue, logger } = input;
-  const listeners = new Set<Listener>();
-  const emit: Listener = (event, payload) => {
-    for (const listener of [...listeners]) {
-      try {
-        listener(event, payload);
-      } catch (error) {
-        logger.warn('kiosk.event_listener_failed', { event, error });
-      }
-    }
-  };
+  const events = new TypedEmitter<KioskEventMap>((error) =>
+    logger.warn('kiosk.event_listener_failed', { error }),
+  );
+  const emit = <E extends EventName>(event: E, payload: EventPayloadOf<E>) =>
+    events.emit(event, payload as KioskEventMap[E]);
   const unsubscribes: (() => void)[] = [
     client.connectivity.on('change', (change) => emit('connectivityChanged', { ...change })),
-    outbox.on((event) => emit('outboxChanged', outboxEventView(event))),
+    outbox.events.on('change', (event) => emit('outboxChanged', outboxEventView(event))),
     catalogSync.events.on('progress', (progress) =>
       emit('syncProgress', { type: 'progress', progress: { ...progress } }),
     ),
@@ -74,14 +70,19 @@ export function connectKioskEvents(input: KioskEventsInput): KioskEvents {
 
   return {
     source: {
+      // The hosts' port takes every event in one listener: one subscription for each.
       subscribe(listener) {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
+        const offs = eventNames.map((event) =>
+          events.on(event, (payload) => listener(event, payload)),
+        );
+        return () => {
+          for (const off of offs) off();
+        };
       },
     },
     close() {
       for (const unsubscribe of unsubscribes) unsubscribe();
-      listeners.clear();
+      events.clear();
     },
   };
 }

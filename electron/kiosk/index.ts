@@ -16,6 +16,12 @@ export {
   deploymentBaseUrl,
 } from './service-choice.ts';
 export {
+  type EmbeddedSandbox,
+  type StartDecision,
+  type StartDecisionOptions,
+  decideStart,
+} from './start-decision.ts';
+export {
   type KioskServices,
   type KioskServicesOptions,
   type WiredKioskServices,

@@ -125,7 +125,7 @@ export function connectKioskMetrics(input: KioskMetricsInput): KioskMetrics {
   );
 
   const unsubscribes = [
-    outbox.on((event) => {
+    outbox.events.on('change', (event) => {
       if (event.type === 'accepted') instruments.debitAccepted(event.connectivity);
       if (event.type === 'state-changed' && event.from === 'sending') {
         instruments.debitAttempt(attemptOutcomeOf(event.to, event.reason));

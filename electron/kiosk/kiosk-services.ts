@@ -21,14 +21,11 @@ import {
   resolveMetricsSettings,
 } from '../metrics/index.ts';
 import {
-  connectivityOf,
-  createApiGateway,
-  liftBackoffWhenBackOnline,
+  createOutboxService,
   type OfflineLimits,
-  Outbox,
-  OutboxArchiver,
+  type Outbox,
   outboxClientRetry,
-  OutboxSender,
+  type OutboxSender,
   recordUsageCheck,
   resolveLimits,
   type SenderOptions,
@@ -224,26 +221,23 @@ export async function createKioskServices(
   });
   const currentProfile = profiles.current;
   // The limits and the shop in force are the settings' (an administrator's, else the defaults).
-  const outbox = new Outbox({
+  // The outbox, its sender, its archiver (settled debits past the limits' `settledRetentionMs`
+  // leave the live table) and, back online after an outage, what waited goes within seconds, at
+  // this kiosk's moment: wired as the tests and the fleet simulation wire them.
+  const outboxService = createOutboxService({
     db: database,
-    connectivity: connectivityOf(client),
+    client,
     limits: settings.current.offlineLimits,
     ...(settings.current.shopId === null ? {} : { shopId: settings.current.shopId }),
     onListenerError: (error) => logger.error('kiosk.outbox.listener_failed', { error }),
     profile: currentProfile,
-  });
-  const sender = new OutboxSender({
-    outbox,
-    gateway: createApiGateway(client, () => outbox.profile),
     logger,
-    ...(options.outboxRetry === undefined ? {} : { retry: options.outboxRetry }),
+    ...(options.outboxRetry === undefined ? {} : { sender: { retry: options.outboxRetry } }),
+    ...(options.backOnlineWindowMs === undefined
+      ? {}
+      : { backOnline: { windowMs: options.backOnlineWindowMs } }),
   });
-  // Settled debits past their retention leave the live table (the limits' `settledRetentionMs`).
-  const archiver = new OutboxArchiver({
-    outbox,
-    serviceNow: () => client.serviceClock.now(),
-    logger,
-  });
+  const { outbox, sender } = outboxService;
   const catalogSync = new CatalogSyncService({
     database,
     source: client,
@@ -277,12 +271,6 @@ export async function createKioskServices(
     logger,
   });
   exchanges.record = metrics.recordExchange;
-  // Back online after an outage: what waited in the outbox goes within seconds, at this kiosk's moment.
-  const stopWakingSender = liftBackoffWhenBackOnline(
-    client.connectivity,
-    sender,
-    options.backOnlineWindowMs === undefined ? {} : { windowMs: options.backOnlineWindowMs },
-  );
 
   const handlers: KioskHandlers = {
     ...catalogHandlers({
@@ -354,20 +342,13 @@ export async function createKioskServices(
       if (probeMs > 0) client.connectivity.start(probeMs);
       void client.connectivity.check();
       catalogSync.start();
-      sender.start();
-      archiver.start();
+      outboxService.start();
     },
     close() {
       closing ??= (async () => {
         events.close();
         metrics.close();
-        stopWakingSender();
-        await Promise.allSettled([
-          catalogSync.stop(),
-          sender.stop(),
-          archiver.stop(),
-          printing.close(),
-        ]);
+        await Promise.allSettled([catalogSync.stop(), outboxService.stop(), printing.close()]);
         client.close();
         database.close();
         await telemetry.close();

@@ -1,4 +1,5 @@
 import type { OutboxChanged } from '../../shared/ipc/events.ts';
+import { isOpenDebitState } from '../../shared/ipc/gift-cards.ts';
 import type {
   DayReport,
   DebitView,
@@ -33,7 +34,7 @@ const balanceView = (
   balance === null ? null : { amount: balance.cents / 100, at: iso(balance.at) };
 
 export function debitView(debit: OutboxDebit): DebitView {
-  const open = debit.state === 'pending' || debit.state === 'sending';
+  const open = isOpenDebitState(debit.state);
   return {
     id: debit.id,
     giftCardId: debit.giftCardId,
@@ -58,8 +59,8 @@ export function debitView(debit: OutboxDebit): DebitView {
         : debit.reply.kind === 'receipt'
           ? { kind: 'receipt', receipt: debit.reply.receipt }
           : { kind: 'usage', usage: debit.reply.usage },
-    resolvedAt: isoOrNull(debit.resolvedAt),
-    resolvedBy: debit.resolvedBy,
+    settledAt: isoOrNull(debit.settledAt),
+    settledBy: debit.settledBy,
     acknowledged: debit.acknowledgedAt !== null,
     requestId: debit.requestId,
     unresolved: isUnresolved(debit),

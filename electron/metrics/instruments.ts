@@ -12,9 +12,9 @@ import type { Attributes, Meter, ObservableResult } from '@opentelemetry/api';
 /** What the kiosk's state reads at each collection (a scrape, an export). */
 export interface KioskObservations {
   readonly outbox: () => {
-    readonly pendingCount: number;
-    readonly pendingAmount: number;
-    readonly oldestPendingAgeMs: number | null;
+    readonly openCount: number;
+    readonly openAmount: number;
+    readonly oldestOpenAgeMs: number | null;
     readonly sendingCount: number;
     readonly needingAttention: {
       readonly refused: number;
@@ -139,7 +139,7 @@ export class KioskInstruments {
       })
       .addCallback((result) => {
         const summary = observe.outbox();
-        result.observe(summary.pendingCount, { state: 'pending' });
+        result.observe(summary.openCount - summary.sendingCount, { state: 'pending' });
         result.observe(summary.sendingCount, { state: 'sending' });
         // Each state once: a total beside them would be counted twice by any sum().
         const { refused, failed, expired } = summary.needingAttention;
@@ -152,13 +152,13 @@ export class KioskInstruments {
         description: 'Amount of the debits not yet applied, in the currency of its label',
         unit: '{EUR}',
       })
-      .addCallback((result) => result.observe(observe.outbox().pendingAmount, { currency: 'EUR' }));
+      .addCallback((result) => result.observe(observe.outbox().openAmount, { currency: 'EUR' }));
     meter
       .createObservableGauge('kiosk.outbox.oldest_pending.age', {
         description: 'Age of the oldest debit not yet applied, in seconds (0 when none waits)',
         unit: 's',
       })
-      .addCallback((result) => result.observe((observe.outbox().oldestPendingAgeMs ?? 0) / 1000));
+      .addCallback((result) => result.observe((observe.outbox().oldestOpenAgeMs ?? 0) / 1000));
     meter
       .createObservableGauge('kiosk.outbox.sender.paused', {
         description:

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Clock, ServiceTimeBounds } from '../api/index.ts';
+import type { ServiceTimeBounds } from '../api/index.ts';
+import type { Clock } from '../foundation/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
 import { archiveBatch } from './archive.ts';

@@ -4,6 +4,7 @@ import {
   resolveRecord,
 } from '../../shared/profile/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
+import { OPEN } from './state-sql.ts';
 
 /**
  * The last values the kiosk read of each gift card, kept so that offline a debit can be checked
@@ -117,7 +118,7 @@ export class CardCache {
       .prepare(
         `SELECT coalesce(sum(amount_cents), 0) AS cents FROM outbox_debits
          WHERE gift_card_id = ?
-           AND (state IN ('pending', 'sending') OR (state = 'applied' AND resolved_at >= ?))`,
+           AND (${OPEN} OR (state = 'applied' AND settled_at >= ?))`,
       )
       .get(giftCardId, readAt) as { cents: number };
     return row.cents;

@@ -2,12 +2,8 @@
 import { createHash } from 'node:crypto';
 import type { OutcomeUnknownReason } from '../../shared/ipc/gift-cards.ts';
 import type { RecordViewOf } from '../../shared/profile/index.ts';
-import {
-  type ClockInstant,
-  monotonicNow,
-  type ServiceClock,
-  type ServiceTimeBounds,
-} from '../api/index.ts';
+import type { ClockInstant, ServiceClock, ServiceTimeBounds } from '../api/index.ts';
+import { monotonicNow } from '../foundation/index.ts';
 import type { Logger } from '../logging/index.ts';
 import type { Lease } from '../storage/index.ts';
 import { classifyFailure, isCredentialsRejected, noteOf, retryAfterOf } from './attempt-failure.ts';
@@ -476,7 +472,7 @@ export class DebitAttempts {
         if (current?.state !== 'pending') return;
         const found = await this.#reconcileBeforeResend(current, 'REPLY_UNREADABLE');
         if (found === 'absent') {
-          this.#outbox.events.emit({
+          this.#outbox.events.emit('change', {
             type: 'attention-required',
             debit: this.#outbox.get(debit.id),
             code: note.code,
@@ -578,7 +574,7 @@ export class DebitAttempts {
       attempt: debit.attempts,
     });
     this.#emitTransition(written.value, 'DEBIT_OUTCOME_UNKNOWN');
-    this.#outbox.events.emit({
+    this.#outbox.events.emit('change', {
       type: 'attention-required',
       debit: after,
       code: 'DEBIT_OUTCOME_UNKNOWN',
@@ -734,7 +730,7 @@ export class DebitAttempts {
       this.#logger.warn('outbox.debit.outcome_unknown', { id: held.id, reason });
     }
     if (options.attempt !== undefined) this.#emitTransition(written.value, 'DEBIT_OUTCOME_UNKNOWN');
-    this.#outbox.events.emit({
+    this.#outbox.events.emit('change', {
       type: 'attention-required',
       debit: held,
       code: 'DEBIT_OUTCOME_UNKNOWN',
@@ -784,7 +780,7 @@ export class DebitAttempts {
         });
         if (!lifted) return;
         this.#logger.info('outbox.debit.outcome_proven', { id: head.id, evidence: 'usages' });
-        this.#outbox.events.emit({
+        this.#outbox.events.emit('change', {
           type: 'state-changed',
           debit: this.#outbox.get(head.id),
           from: 'pending',
@@ -905,7 +901,13 @@ export class DebitAttempts {
       reason,
       attempts: debit.attempts,
     });
-    this.#outbox.events.emit({ type: 'state-changed', debit, from, to: debit.state, reason });
+    this.#outbox.events.emit('change', {
+      type: 'state-changed',
+      debit,
+      from,
+      to: debit.state,
+      reason,
+    });
   }
 }
 

@@ -2,12 +2,16 @@ import type {
   CollectionMethod,
   DebitPolicy,
   DebitReply,
-  DebitResolvedBy,
+  DebitSettledBy,
   DebitState,
   OutcomeUnknownReason,
   StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
-import { HeldDebitCode } from '../../shared/ipc/gift-cards.ts';
+import {
+  HeldDebitCode,
+  isOpenDebitState,
+  uncollectedDebitStates,
+} from '../../shared/ipc/gift-cards.ts';
 
 /**
  * One debit of the outbox as main keeps it: the exact body and key sent on every attempt, and
@@ -15,16 +19,9 @@ import { HeldDebitCode } from '../../shared/ipc/gift-cards.ts';
  * outbox and the screens always agree on them.
  */
 
-const terminalStates: readonly DebitState[] = [
-  'applied',
-  'refused',
-  'failed',
-  'expired',
-  'cancelled',
-];
-
-export function isTerminal(state: DebitState): boolean {
-  return terminalStates.includes(state);
+/** Settled: in a final state, which is every state but the open ones. */
+export function isSettled(state: DebitState): boolean {
+  return !isOpenDebitState(state);
 }
 
 export interface OutboxDebit {
@@ -67,8 +64,8 @@ export interface OutboxDebit {
   readonly reply: DebitReply | null;
   /** The balance the service computed after this debit; null when not known (reconciled). */
   readonly newBalance: number | null;
-  readonly resolvedAt: number | null;
-  readonly resolvedBy: DebitResolvedBy | null;
+  readonly settledAt: number | null;
+  readonly settledBy: DebitSettledBy | null;
   readonly acknowledgedAt: number | null;
   /** The caller's id of this logical debit (UUID v4); null on rows accepted before there were any. */
   readonly requestId: string | null;
@@ -120,13 +117,12 @@ export interface StaffResolutionRecord {
   readonly at: number;
 }
 
-/** Refused, failed or expired: the money was not taken by this debit. */
-export const uncollectedStates: readonly DebitState[] = ['refused', 'failed', 'expired'];
+const uncollected: readonly DebitState[] = uncollectedDebitStates;
 
 /** An uncollected debit staff have neither resolved nor (before resolutions existed) seen. */
 export function isUnresolved(debit: OutboxDebit): boolean {
   return (
-    uncollectedStates.includes(debit.state) &&
+    uncollected.includes(debit.state) &&
     debit.staffResolution === null &&
     debit.acknowledgedAt === null
   );

@@ -1,4 +1,5 @@
 import type { DebitState, OutboxConnectivity } from '../../shared/ipc/gift-cards.ts';
+import type { TypedEmitter } from '../foundation/index.ts';
 import type { OutboxDebit } from './debit.ts';
 
 /**
@@ -51,30 +52,8 @@ export type PauseReason = 'credentials-rejected' | 'request-refused' | 'scope-mi
 /** The connectivity monitor's verdict as the outbox reads it: `unknown` without a monitor. */
 export type ConnectivityStatus = OutboxConnectivity;
 
-export type OutboxListener = (event: OutboxEvent) => void;
+/** The outbox's events: one, `change`, carrying what changed (`OutboxEvent`). */
+// A type, not an interface: the emitter's event map must be indexable.
+export type OutboxEventMap = { readonly change: OutboxEvent };
 
-export class OutboxEvents {
-  readonly #listeners = new Set<OutboxListener>();
-  readonly #onListenerError: (error: unknown) => void;
-
-  constructor(onListenerError: (error: unknown) => void = () => {}) {
-    this.#onListenerError = onListenerError;
-  }
-
-  /** Returns the unsubscribe function. */
-  on(listener: OutboxListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  /** A listener that throws (a UI bug) must not stop the sender between two database writes. */
-  emit(event: OutboxEvent): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#onListenerError(error);
-      }
-    }
-  }
-}
+export type OutboxEvents = TypedEmitter<OutboxEventMap>;

@@ -1,10 +1,11 @@
 import type { IntegrationProfile } from '../../shared/profile/index.ts';
-import type { Clock, CommerceApiClient } from '../api/index.ts';
+import type { CommerceApiClient } from '../api/index.ts';
+import type { Clock } from '../foundation/index.ts';
 import type { Logger } from '../logging/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
 import { connectivityOf, createApiGateway } from './api-gateway.ts';
 import type { OfflineLimits } from './limits.ts';
-import { liftBackoffWhenBackOnline } from './back-online.ts';
+import { type BackOnlineOptions, liftBackoffWhenBackOnline } from './back-online.ts';
 import { OutboxArchiver, type OutboxArchiverOptions } from './archiver.ts';
 import { Outbox } from './outbox.ts';
 import { OutboxSender, type SenderOptions } from './sender.ts';
@@ -17,7 +18,7 @@ export {
   liftBackoffWhenBackOnline,
 } from './back-online.ts';
 export { InvalidDebit, OutboxError, type OutboxErrorCode } from './errors.ts';
-export type { ConnectivityStatus, OutboxEvent, OutboxListener } from './events.ts';
+export type { ConnectivityStatus, OutboxEvent, OutboxEvents } from './events.ts';
 export type { DebitGateway, UsageLookup } from './gateway.ts';
 export {
   DEFAULT_SETTLED_RETENTION_MS,
@@ -50,6 +51,7 @@ export {
 } from './archiver.ts';
 export { archivableStates } from './archive.ts';
 export { outcomeEvidenceMigration } from './migrations/014-outcome-evidence.ts';
+export { settledAtMigration } from './migrations/015-settled-at.ts';
 export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export { localDayBounds, localDateOf } from './day-bounds.ts';
 export {
@@ -89,7 +91,7 @@ export {
   type DebitKey,
   heldReasonOf,
   isOutcomeUnknown,
-  isTerminal,
+  isSettled,
   isUnresolved,
   type OutboxDebit,
   type StaffResolutionRecord,
@@ -115,8 +117,12 @@ export interface OutboxServiceOptions {
   readonly profile?: IntegrationProfile | (() => IntegrationProfile);
   readonly clock?: Clock;
   readonly logger?: Logger;
+  /** Hears what an outbox event listener threw (it stops neither the others nor the sender). */
+  readonly onListenerError?: (error: unknown) => void;
   readonly sender?: Partial<Omit<SenderOptions, 'outbox' | 'gateway' | 'logger'>>;
   readonly archiver?: Partial<Omit<OutboxArchiverOptions, 'outbox' | 'serviceNow' | 'logger'>>;
+  /** When the sender's backoff is lifted after an outage (default: the sender's `random`). */
+  readonly backOnline?: BackOnlineOptions;
 }
 
 export interface OutboxService {
@@ -124,6 +130,8 @@ export interface OutboxService {
   readonly sender: OutboxSender;
   /** Moves settled debits past their retention to the archive, in the background. */
   readonly archiver: OutboxArchiver;
+  /** Starts the sender and the archiver in the background. */
+  start(): void;
   /**
    * Stops the sender (attempts under way finish and are recorded) and releases its lease, and
    * stops the archiver between two batches.
@@ -132,11 +140,12 @@ export interface OutboxService {
 }
 
 /**
- * The outbox as the kiosk app runs it: accepting debits, a sender started in the background, and
- * its backoff lifted whenever the connectivity monitor sees the service again, so stored debits go
- * out at once rather than at the end of a backoff.
+ * The outbox as the kiosk app runs it (`createKioskServices`), and as the tests and the fleet
+ * simulation run it: accepting debits, a sender and an archiver to start in the background, and
+ * the sender's backoff lifted whenever the connectivity monitor sees the service again, so stored
+ * debits go out at once rather than at the end of a backoff. Nothing runs until `start()`.
  */
-export function startOutboxService(options: OutboxServiceOptions): OutboxService {
+export function createOutboxService(options: OutboxServiceOptions): OutboxService {
   const outbox = new Outbox({
     db: options.db,
     connectivity: connectivityOf(options.client),
@@ -144,6 +153,7 @@ export function startOutboxService(options: OutboxServiceOptions): OutboxService
     ...(options.shopId === undefined ? {} : { shopId: options.shopId }),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.profile ? { profile: options.profile } : {}),
+    ...(options.onListenerError ? { onListenerError: options.onListenerError } : {}),
   });
   const sender = new OutboxSender({
     outbox,
@@ -151,26 +161,34 @@ export function startOutboxService(options: OutboxServiceOptions): OutboxService
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.sender,
   });
-  const off = liftBackoffWhenBackOnline(
-    options.client.connectivity,
-    sender,
-    options.sender?.random ? { random: options.sender.random } : {},
-  );
+  const off = liftBackoffWhenBackOnline(options.client.connectivity, sender, {
+    ...(options.sender?.random ? { random: options.sender.random } : {}),
+    ...options.backOnline,
+  });
   const archiver = new OutboxArchiver({
     outbox,
     serviceNow: () => options.client.serviceClock.now(),
     ...(options.logger ? { logger: options.logger } : {}),
     ...options.archiver,
   });
-  sender.start();
-  archiver.start();
   return {
     outbox,
     sender,
     archiver,
+    start: () => {
+      sender.start();
+      archiver.start();
+    },
     stop: async () => {
       off();
       await Promise.all([sender.stop(), archiver.stop()]);
     },
   };
+}
+
+/** `createOutboxService`, started. */
+export function startOutboxService(options: OutboxServiceOptions): OutboxService {
+  const service = createOutboxService(options);
+  service.start();
+  return service;
 }

@@ -17,7 +17,6 @@ import {
   ReportDate,
   StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
-import { type Clock, systemClock } from '../api/index.ts';
 import {
   debitBodyOf,
   debitBodyRefusal,
@@ -27,7 +26,8 @@ import {
 import type { KioskDatabase } from '../storage/index.ts';
 import { localDayBounds } from './day-bounds.ts';
 import { InvalidDebit, OutboxError } from './errors.ts';
-import { OutboxEvents, type ConnectivityStatus, type OutboxListener } from './events.ts';
+import { type Clock, systemClock, TypedEmitter } from '../foundation/index.ts';
+import type { ConnectivityStatus, OutboxEvents } from './events.ts';
 import {
   findBreach,
   type LimitBreach,
@@ -38,7 +38,7 @@ import {
 } from './limits.ts';
 import { CardCache, type CachedCard, cardValuesOf, cardValuesOfView } from './card-cache.ts';
 import { findOfflineCardRefusal, OfflineCardRefused } from './offline-card-check.ts';
-import { type DebitKey, heldReasonOf, isTerminal, type OutboxDebit } from './debit.ts';
+import { type DebitKey, heldReasonOf, isSettled, type OutboxDebit } from './debit.ts';
 import { type OpenTotals, OutboxStore } from './store.ts';
 import { Wakeup } from './wakeup.ts';
 
@@ -239,7 +239,7 @@ export class Outbox {
   constructor(options: OutboxOptions) {
     this.store = new OutboxStore(options.db);
     this.cards = new CardCache(options.db);
-    this.events = new OutboxEvents(options.onListenerError);
+    this.events = new TypedEmitter(options.onListenerError);
     this.clock = options.clock ?? systemClock;
     this.#limits = resolveLimits(options.limits);
     this.#connectivity = options.connectivity ?? (() => 'unknown');
@@ -286,10 +286,6 @@ export class Outbox {
 
   get db(): KioskDatabase {
     return this.store.db;
-  }
-
-  on(listener: OutboxListener): () => void {
-    return this.events.on(listener);
   }
 
   /**
@@ -414,7 +410,7 @@ export class Outbox {
       // The unique index has the last word: another connection stored this request first.
       return { debit: sameDebit(this.store.findByRequestId(requestId)!), replayed: true };
     });
-    if (!replayed) this.events.emit({ type: 'accepted', debit, connectivity });
+    if (!replayed) this.events.emit('change', { type: 'accepted', debit, connectivity });
     return {
       debit,
       connectivity,
@@ -559,12 +555,10 @@ export class Outbox {
     const summary = this.store.summary();
     const { refused, failed, expired } = summary.unacknowledged;
     return {
-      pendingCount: summary.pendingCount,
-      pendingAmount: summary.pendingAmountCents / 100,
-      oldestPendingAgeMs:
-        summary.oldestPendingAt === null
-          ? null
-          : Math.max(0, this.clock.now() - summary.oldestPendingAt),
+      openCount: summary.openCount,
+      openAmount: summary.openAmountCents / 100,
+      oldestOpenAgeMs:
+        summary.oldestOpenAt === null ? null : Math.max(0, this.clock.now() - summary.oldestOpenAt),
       sendingCount: summary.sendingCount,
       outcomeUnknown: summary.outcomeUnknownCount,
       needingAttention: { refused, failed, expired, total: refused + failed + expired },
@@ -586,7 +580,7 @@ export class Outbox {
           : `debit ${id} is ${debit.state}`,
       );
     }
-    this.events.emit({
+    this.events.emit('change', {
       type: 'state-changed',
       debit: transition.debit,
       from: transition.from,
@@ -661,13 +655,13 @@ export class Outbox {
   async waitForOutcome(id: number, timeoutMs: number): Promise<Outcome> {
     const deadline = this.clock.now() + Math.max(0, timeoutMs);
     const wakeup = new Wakeup();
-    const off = this.events.on((event) => {
-      if ('debit' in event && event.debit.id === id && isTerminal(event.debit.state)) wakeup.wake();
+    const off = this.events.on('change', (event) => {
+      if ('debit' in event && event.debit.id === id && isSettled(event.debit.state)) wakeup.wake();
     });
     try {
       for (;;) {
         const debit = this.get(id);
-        if (isTerminal(debit.state)) return { settled: true, debit };
+        if (isSettled(debit.state)) return { settled: true, debit };
         const remaining = deadline - this.clock.now();
         if (remaining <= 0) return { settled: false, debit };
         await wakeup.sleep(this.clock, Math.min(this.#pollIntervalMs, remaining));
@@ -705,7 +699,7 @@ export class Outbox {
   async awaitAnswer(id: number, timeoutMs: number): Promise<Outcome> {
     const deadline = this.clock.now() + Math.max(0, timeoutMs);
     const wakeup = new Wakeup();
-    const off = this.events.on((event) => {
+    const off = this.events.on('change', (event) => {
       if ('debit' in event && event.debit.id === id) wakeup.wake();
     });
     // The attempt count the last decision during the wait was taken at: decided once per attempt.
@@ -713,7 +707,7 @@ export class Outbox {
     try {
       for (;;) {
         const debit = this.get(id);
-        if (isTerminal(debit.state)) return answered(debit);
+        if (isSettled(debit.state)) return answered(debit);
         // Held already (asked again with the same request id): that same answer, at once.
         const ended = this.clock.now() >= deadline || isHeldOverLimit(debit);
         // An attempt ended without a definitive answer: the row waits for a retry.
@@ -751,7 +745,7 @@ export class Outbox {
     const now = this.clock.now();
     const verdict = this.db.transaction((): StoredOfflineVerdict => {
       const debit = this.get(id);
-      if (isTerminal(debit.state)) return { kind: 'settled', debit };
+      if (isSettled(debit.state)) return { kind: 'settled', debit };
       if (debit.acceptedOffline) return { kind: 'fits', debit };
       const heldBefore = isHeldOverLimit(debit);
       const others = (totals: OpenTotals): OpenTotals => ({
@@ -789,7 +783,7 @@ export class Outbox {
       return held ? { kind: 'held', debit: held, breach } : { kind: 'over', debit, breach };
     });
     if (verdict.kind === 'held' && verdict.debit.state === 'pending') {
-      this.events.emit({
+      this.events.emit('change', {
         type: 'attention-required',
         debit: verdict.debit,
         code: 'DEBIT_OUTCOME_UNKNOWN',
@@ -797,7 +791,7 @@ export class Outbox {
       });
     }
     if (verdict.kind === 'withdrawn') {
-      this.events.emit({
+      this.events.emit('change', {
         type: 'state-changed',
         debit: verdict.debit,
         from: 'pending',
@@ -822,7 +816,7 @@ function answered(debit: OutboxDebit): Outcome {
 
 /** Held by `awaitAnswer` (or to be, once its attempt ends without an answer): for a person. */
 export function isHeldOverLimit(debit: OutboxDebit): boolean {
-  return !isTerminal(debit.state) && debit.outcomeUnknown?.reason === 'OVER_OFFLINE_LIMIT';
+  return !isSettled(debit.state) && debit.outcomeUnknown?.reason === 'OVER_OFFLINE_LIMIT';
 }
 
 /** Withdrawn by `awaitAnswer`: over an offline limit, and nothing of it reached the service. */

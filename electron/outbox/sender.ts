@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { OutboxSummary } from '../../shared/ipc/gift-cards.ts';
-import { monotonicNow, type ServiceClockStatus } from '../api/index.ts';
+import type { ServiceClockStatus } from '../api/index.ts';
+import { monotonicNow } from '../foundation/index.ts';
 import { type Logger, silentLogger } from '../logging/index.ts';
 import { Lease } from '../storage/index.ts';
 import { DebitAttempts } from './debit-attempts.ts';
@@ -249,7 +250,7 @@ export class OutboxSender {
       this.#logger.error('outbox.sender.rebuild_failed', { error });
     }
     this.#paused = null;
-    this.#outbox.events.emit({ type: 'sender-resumed' });
+    this.#outbox.events.emit('change', { type: 'sender-resumed' });
     this.#wakeup.wake();
   }
 
@@ -272,7 +273,7 @@ export class OutboxSender {
       retriesScheduled: 0,
     };
     const wakeup = new Wakeup();
-    const off = this.#outbox.events.on((event) => {
+    const off = this.#outbox.events.on('change', (event) => {
       if (event.type === 'state-changed') {
         if (event.to === 'sending') counts.attempts += 1;
         else if (event.to === 'applied') counts.applied += 1;
@@ -306,7 +307,7 @@ export class OutboxSender {
         }
         if (this.#leaseCheckedOnce && this.#inFlight.size === 0) {
           const summary = this.#outbox.store.summary();
-          if (summary.pendingCount === 0) {
+          if (summary.openCount === 0) {
             result = 'empty';
             break;
           }
@@ -346,7 +347,7 @@ export class OutboxSender {
   }
 
   async #run(): Promise<void> {
-    const off = this.#outbox.events.on((event) => {
+    const off = this.#outbox.events.on('change', (event) => {
       if (event.type === 'accepted') this.#wakeup.wake();
     });
     try {
@@ -483,14 +484,14 @@ export class OutboxSender {
   #setLease(held: boolean): void {
     if (this.#holdsLease === held) return;
     this.#holdsLease = held;
-    this.#outbox.events.emit({ type: 'sender-lease', held, owner: this.owner });
+    this.#outbox.events.emit('change', { type: 'sender-lease', held, owner: this.owner });
   }
 
   #pause(note: FailureNote, reason: PauseReason = 'credentials-rejected'): void {
     if (this.#paused) return;
     this.#paused = { code: note.code, message: note.message };
     this.#logger.error('outbox.sender.paused', { code: note.code });
-    this.#outbox.events.emit({
+    this.#outbox.events.emit('change', {
       type: 'sender-paused',
       reason,
       needsAdministrator: true,

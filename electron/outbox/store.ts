@@ -4,7 +4,7 @@ import {
   type CollectionMethod,
   type DebitPolicy,
   DebitReply,
-  type DebitResolvedBy,
+  type DebitSettledBy,
   type DebitState,
   type OutcomeUnknownReason,
   type StaffResolutionInput,
@@ -19,6 +19,7 @@ import type {
   Transition,
 } from './debit.ts';
 import { ArchivedDebits } from './archive.ts';
+import { OPEN, UNCOLLECTED } from './state-sql.ts';
 import type { DebitServiceTimes } from './service-times.ts';
 
 /**
@@ -48,8 +49,8 @@ interface DebitRow {
   last_error_message: string | null;
   reply: string | null;
   new_balance: number | null;
-  resolved_at: number | null;
-  resolved_by: DebitResolvedBy | null;
+  settled_at: number | null;
+  settled_by: DebitSettledBy | null;
   acknowledged_at: number | null;
   request_id: string | null;
   staff_resolution: StaffResolutionInput['kind'] | null;
@@ -130,8 +131,8 @@ function toDebit(row: DebitRow): OutboxDebit {
     lastErrorMessage: row.last_error_message,
     reply: row.reply === null ? null : replyOf(row.reply),
     newBalance: row.new_balance,
-    resolvedAt: row.resolved_at,
-    resolvedBy: row.resolved_by,
+    settledAt: row.settled_at,
+    settledBy: row.settled_by,
     acknowledgedAt: row.acknowledged_at,
     requestId: row.request_id,
     staffResolution:
@@ -169,6 +170,20 @@ function toDebit(row: DebitRow): OutboxDebit {
 }
 
 /**
+ * The SET clause that records that an attempt may have reached the service, written once: since
+ * when (`may_have_reached_at`: the service's key-retention window counts from the attempt's
+ * start, else `fallback`) and that start on the service's clock. The first mark stands. `when`,
+ * an SQL condition, limits it to some of the rows the statement updates.
+ */
+function markMayHaveReached({ when = 'TRUE', fallback = 'NULL' } = {}): string {
+  return `reached_service_at = CASE WHEN (${when}) AND may_have_reached_at IS NULL
+                                THEN attempt_service_earliest ELSE reached_service_at END,
+         may_have_reached_at = CASE WHEN (${when})
+                                    THEN coalesce(may_have_reached_at, last_attempt_at, ${fallback})
+                                    ELSE may_have_reached_at END`;
+}
+
+/**
  * The id of each card's head (its oldest open row), found card by card down the open rows'
  * index (a skip-scan): two index seeks a card, where a GROUP BY reads every open row, and a
  * kiosk back from a long outage has thousands. `ORDER BY ... LIMIT 1` rather than min(): with
@@ -176,16 +191,16 @@ function toDebit(row: DebitRow): OutboxDebit {
  */
 const OPEN_CARDS = `WITH RECURSIVE cards(card) AS (
     SELECT (SELECT gift_card_id FROM outbox_debits INDEXED BY outbox_debits_open
-            WHERE state IN ('pending', 'sending') ORDER BY gift_card_id LIMIT 1)
+            WHERE ${OPEN} ORDER BY gift_card_id LIMIT 1)
     UNION ALL
     SELECT (SELECT gift_card_id FROM outbox_debits INDEXED BY outbox_debits_open
-            WHERE state IN ('pending', 'sending') AND gift_card_id > cards.card
+            WHERE ${OPEN} AND gift_card_id > cards.card
             ORDER BY gift_card_id LIMIT 1)
     FROM cards WHERE cards.card IS NOT NULL
   )`;
 const OPEN_HEADS = `${OPEN_CARDS}, heads(id) AS (
     SELECT (SELECT id FROM outbox_debits INDEXED BY outbox_debits_open
-            WHERE state IN ('pending', 'sending') AND gift_card_id = cards.card
+            WHERE ${OPEN} AND gift_card_id = cards.card
             ORDER BY gift_card_id, id LIMIT 1)
     FROM cards WHERE cards.card IS NOT NULL
   )`;
@@ -218,11 +233,11 @@ export interface OpenTotals {
 }
 
 export interface StoreSummary {
-  readonly pendingCount: number;
-  /** Open rows held for a person, their outcome unknown (counted in `pendingCount` too). */
+  readonly openCount: number;
+  /** Open rows held for a person, their outcome unknown (counted in `openCount` too). */
   readonly outcomeUnknownCount: number;
-  readonly pendingAmountCents: number;
-  readonly oldestPendingAt: number | null;
+  readonly openAmountCents: number;
+  readonly oldestOpenAt: number | null;
   readonly sendingCount: number;
   readonly unacknowledged: Readonly<Record<'refused' | 'failed' | 'expired', number>>;
 }
@@ -353,11 +368,11 @@ export class OutboxStore {
       giftCardId === undefined
         ? this.#sql(
             `SELECT count(*) AS count, coalesce(sum(amount_cents), 0) AS cents FROM outbox_debits
-             WHERE state IN ('pending', 'sending')`,
+             WHERE ${OPEN}`,
           ).get()
         : this.#sql(
             `SELECT count(*) AS count, coalesce(sum(amount_cents), 0) AS cents FROM outbox_debits
-             WHERE state IN ('pending', 'sending') AND gift_card_id = ?`,
+             WHERE ${OPEN} AND gift_card_id = ?`,
           ).get(giftCardId)
     ) as { count: number; cents: number };
     return { count: row.count, amountCents: row.cents };
@@ -368,7 +383,7 @@ export class OutboxStore {
       `SELECT count(*) AS count, coalesce(sum(amount_cents), 0) AS cents, min(created_at) AS oldest,
          coalesce(sum(state = 'sending'), 0) AS sending,
          coalesce(sum(outcome_unknown_since IS NOT NULL), 0) AS unknown
-       FROM outbox_debits WHERE state IN ('pending', 'sending')`,
+       FROM outbox_debits WHERE ${OPEN}`,
     ).get() as {
       count: number;
       cents: number;
@@ -379,14 +394,14 @@ export class OutboxStore {
     const unacknowledged = { refused: 0, failed: 0, expired: 0 };
     const rows = this.#sql(
       `SELECT state, count(*) AS count FROM outbox_debits
-       WHERE state IN ('refused', 'failed', 'expired') AND acknowledged_at IS NULL GROUP BY state`,
+       WHERE ${UNCOLLECTED} AND acknowledged_at IS NULL GROUP BY state`,
     ).all() as { state: 'refused' | 'failed' | 'expired'; count: number }[];
     for (const row of rows) unacknowledged[row.state] = row.count;
     return {
-      pendingCount: open.count,
+      openCount: open.count,
       outcomeUnknownCount: open.unknown,
-      pendingAmountCents: open.cents,
-      oldestPendingAt: open.oldest,
+      openAmountCents: open.cents,
+      oldestOpenAt: open.oldest,
       sendingCount: open.sending,
       unacknowledged,
     };
@@ -451,7 +466,7 @@ export class OutboxStore {
       `${OPEN_CARDS} SELECT min(CASE WHEN d.next_attempt_at > ?1 + ?2 THEN ?1 ELSE d.next_attempt_at END) AS at
        FROM cards JOIN outbox_debits AS d ON d.id = (
          SELECT id FROM outbox_debits INDEXED BY outbox_debits_open
-         WHERE state IN ('pending', 'sending') AND gift_card_id = cards.card
+         WHERE ${OPEN} AND gift_card_id = cards.card
          ORDER BY gift_card_id, id LIMIT 1)
        WHERE cards.card IS NOT NULL AND cards.card NOT IN (SELECT value FROM json_each(?3))
          AND d.state = 'pending'`,
@@ -477,7 +492,7 @@ export class OutboxStore {
   nextOpenAfter(giftCardId: string, afterId: number): OutboxDebit | undefined {
     const row = this.#sql(
       `SELECT * FROM outbox_debits INDEXED BY outbox_debits_open
-       WHERE state IN ('pending', 'sending') AND gift_card_id = ? AND id > ?
+       WHERE ${OPEN} AND gift_card_id = ? AND id > ?
        ORDER BY gift_card_id, id LIMIT 1`,
     ).get(giftCardId, afterId) as DebitRow | undefined;
     return row ? toDebit(row) : undefined;
@@ -536,7 +551,7 @@ export class OutboxStore {
     const row = this.#sql(
       `SELECT (SELECT max(id) FROM outbox_debits) AS top, EXISTS (
          SELECT 1 FROM outbox_debits WHERE id > ?
-           AND state IN ('pending', 'sending') AND created_service_at IS NULL) AS undated`,
+           AND ${OPEN} AND created_service_at IS NULL) AS undated`,
     ).get(this.#datedThrough) as { top: number | null; undated: number };
     if (row.undated === 1) return true;
     this.#datedThrough = row.top ?? 0;
@@ -553,7 +568,7 @@ export class OutboxStore {
     this.#neverAttemptedFloor = undefined;
     const result = this.#sql(
       `UPDATE outbox_debits SET created_service_at = ?
-       WHERE state IN ('pending', 'sending') AND created_service_at IS NULL`,
+       WHERE ${OPEN} AND created_service_at IS NULL`,
     ).run(latest);
     return Number(result.changes);
   }
@@ -581,15 +596,13 @@ export class OutboxStore {
   recoverInterrupted(now: number): Transition[] {
     this.#othersDue = undefined;
     const rows = this.#sql(
-      `UPDATE outbox_debits SET state = 'pending', next_attempt_at = min(next_attempt_at, ?),
-         reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
-                                   ELSE reached_service_at END,
-         may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at, ?),
+      `UPDATE outbox_debits SET state = 'pending', next_attempt_at = min(next_attempt_at, ?1),
+         ${markMayHaveReached({ fallback: '?1' })},
          last_error_code = 'INTERRUPTED',
          last_error_message = 'the previous sender stopped during this attempt; it is sent again with the same key',
-         updated_at = ?
+         updated_at = ?1
        WHERE state = 'sending' RETURNING *`,
-    ).all(now, now, now) as unknown as DebitRow[];
+    ).all(now) as unknown as DebitRow[];
     return rows.map((row) => ({ from: 'sending', debit: toDebit(row) }));
   }
 
@@ -627,7 +640,7 @@ export class OutboxStore {
          AND (?6 IS NULL OR idempotency_key = ?6) AND outcome_unknown_since IS NULL
          AND NOT EXISTS (
            SELECT 1 FROM outbox_debits AS earlier INDEXED BY outbox_debits_open
-           WHERE earlier.state IN ('pending', 'sending')
+           WHERE earlier.${OPEN}
              AND earlier.gift_card_id = outbox_debits.gift_card_id AND earlier.id < ?4)
        RETURNING *`,
     ).get(
@@ -651,7 +664,7 @@ export class OutboxStore {
   settleAttempt(
     sending: OutboxDebit,
     outcome:
-      | { state: 'applied'; reply: DebitReply; newBalance: number | null; by: DebitResolvedBy }
+      | { state: 'applied'; reply: DebitReply; newBalance: number | null; by: DebitSettledBy }
       | { state: 'refused' | 'failed'; error: FailureNote },
     now: number,
   ): Transition | undefined {
@@ -659,12 +672,10 @@ export class OutboxStore {
     const changed =
       outcome.state === 'applied'
         ? this.#sql(
-            `UPDATE outbox_debits SET state = 'applied', reply = ?, new_balance = ?, resolved_at = ?,
-               resolved_by = ?, updated_at = ?, last_error_code = NULL, last_error_message = NULL,
+            `UPDATE outbox_debits SET state = 'applied', reply = ?, new_balance = ?, settled_at = ?,
+               settled_by = ?, updated_at = ?, last_error_code = NULL, last_error_message = NULL,
                outcome_unknown_since = NULL, outcome_unknown_code = NULL,
-               reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
-                                         ELSE reached_service_at END,
-               may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at)
+               ${markMayHaveReached()}
              WHERE id = ? AND state = 'sending' AND attempts = ?`,
           ).run(
             JSON.stringify(outcome.reply),
@@ -677,18 +688,16 @@ export class OutboxStore {
           )
         : this.#sql(
             `UPDATE outbox_debits SET state = ?, last_error_code = ?, last_error_message = ?,
-               resolved_at = ?, resolved_by = 'service', updated_at = ?,
+               settled_at = ?, settled_by = 'service', updated_at = ?,
                outcome_unknown_since = NULL, outcome_unknown_code = NULL,
-               reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
-                                         ELSE reached_service_at END,
-               may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at)
+               ${markMayHaveReached()}
              WHERE id = ? AND state = 'sending' AND attempts = ?`,
           ).run(outcome.state, outcome.error.code, outcome.error.message, now, now, id, attempts);
     if (Number(changed.changes) !== 1) return undefined;
     const settled = {
       ...sending,
       state: outcome.state,
-      resolvedAt: now,
+      settledAt: now,
       updatedAt: now,
       mayHaveReachedAt: sending.mayHaveReachedAt ?? sending.lastAttemptAt,
     };
@@ -700,13 +709,13 @@ export class OutboxStore {
               ...settled,
               reply: outcome.reply,
               newBalance: outcome.newBalance,
-              resolvedBy: outcome.by,
+              settledBy: outcome.by,
               lastErrorCode: null,
               lastErrorMessage: null,
             }
           : {
               ...settled,
-              resolvedBy: 'service',
+              settledBy: 'service',
               lastErrorCode: outcome.error.code,
               lastErrorMessage: outcome.error.message,
             },
@@ -723,10 +732,7 @@ export class OutboxStore {
     const row = this.#sql(
       `UPDATE outbox_debits SET state = 'pending', next_attempt_at = ?, last_error_code = ?,
          last_error_message = ?, updated_at = ?,
-         reached_service_at = CASE WHEN ?5 AND may_have_reached_at IS NULL
-                                   THEN attempt_service_earliest ELSE reached_service_at END,
-         may_have_reached_at = CASE WHEN ?5 THEN coalesce(may_have_reached_at, last_attempt_at)
-                                    ELSE may_have_reached_at END
+         ${markMayHaveReached({ when: '?5' })}
        WHERE id = ?6 AND state = 'sending' AND attempts = ?7 RETURNING *`,
     ).get(
       retry.nextAttemptAt,
@@ -860,8 +866,8 @@ export class OutboxStore {
     now: number,
   ): Transition | undefined {
     const row = this.#sql(
-      `UPDATE outbox_debits SET state = 'applied', reply = ?, new_balance = NULL, resolved_at = ?,
-         resolved_by = 'reconciliation', updated_at = ?, last_error_code = NULL, last_error_message = NULL
+      `UPDATE outbox_debits SET state = 'applied', reply = ?, new_balance = NULL, settled_at = ?,
+         settled_by = 'reconciliation', updated_at = ?, last_error_code = NULL, last_error_message = NULL
        WHERE id = ? AND state = 'pending' RETURNING *`,
     ).get(JSON.stringify({ kind: 'usage', usage } satisfies DebitReply), now, now, id) as
       DebitRow | undefined;
@@ -871,7 +877,7 @@ export class OutboxStore {
   /** Staff cancel: only a row never attempted, so the service cannot have seen it. */
   cancel(id: number, now: number): Transition | undefined {
     const row = this.#sql(
-      `UPDATE outbox_debits SET state = 'cancelled', resolved_at = ?, resolved_by = 'staff', updated_at = ?
+      `UPDATE outbox_debits SET state = 'cancelled', settled_at = ?, settled_by = 'staff', updated_at = ?
        WHERE id = ? AND state = 'pending' AND attempts = 0 RETURNING *`,
     ).get(now, now, id) as DebitRow | undefined;
     return row ? { from: 'pending', debit: toDebit(row) } : undefined;
@@ -885,7 +891,7 @@ export class OutboxStore {
    */
   withdraw(id: number, now: number, error: FailureNote): Transition | undefined {
     const row = this.#sql(
-      `UPDATE outbox_debits SET state = 'cancelled', resolved_at = ?, resolved_by = NULL,
+      `UPDATE outbox_debits SET state = 'cancelled', settled_at = ?, settled_by = NULL,
          last_error_code = ?, last_error_message = ?, updated_at = ?
        WHERE id = ? AND state = 'pending' AND may_have_reached_at IS NULL
          AND older_key_reached = 0
@@ -902,7 +908,7 @@ export class OutboxStore {
   markStoredOffline(id: number, now: number): OutboxDebit | undefined {
     const row = this.#sql(
       `UPDATE outbox_debits SET accepted_offline = 1, updated_at = ?
-       WHERE id = ? AND state IN ('pending', 'sending') AND accepted_offline = 0 RETURNING *`,
+       WHERE id = ? AND ${OPEN} AND accepted_offline = 0 RETURNING *`,
     ).get(now, id) as DebitRow | undefined;
     return row ? toDebit(row) : undefined;
   }
@@ -925,13 +931,9 @@ export class OutboxStore {
                                 ELSE next_attempt_at END,
          last_error_code = CASE WHEN state = 'pending' THEN ?2 ELSE last_error_code END,
          last_error_message = CASE WHEN state = 'pending' THEN ?3 ELSE last_error_message END,
-         reached_service_at = CASE WHEN state = 'pending' AND may_have_reached_at IS NULL
-                                   THEN attempt_service_earliest ELSE reached_service_at END,
-         may_have_reached_at = CASE WHEN state = 'pending'
-                                    THEN coalesce(may_have_reached_at, last_attempt_at, ?1)
-                                    ELSE may_have_reached_at END,
+         ${markMayHaveReached({ when: "state = 'pending'", fallback: '?1' })},
          updated_at = ?1
-       WHERE id = ?4 AND state IN ('pending', 'sending') AND accepted_offline = 0 RETURNING *`,
+       WHERE id = ?4 AND ${OPEN} AND accepted_offline = 0 RETURNING *`,
     ).get(now, note.code, note.message, id) as DebitRow | undefined;
     return row ? toDebit(row) : undefined;
   }
@@ -940,7 +942,7 @@ export class OutboxStore {
   expire(id: number, now: number, error: FailureNote): Transition | undefined {
     // Never a row that may have reached the service without evidence: that one is held.
     const row = this.#sql(
-      `UPDATE outbox_debits SET state = 'expired', resolved_at = ?, resolved_by = 'expiry',
+      `UPDATE outbox_debits SET state = 'expired', settled_at = ?, settled_by = 'expiry',
          last_error_code = ?, last_error_message = ?, updated_at = ?
        WHERE id = ? AND state = 'pending' AND may_have_reached_at IS NULL
          AND older_key_reached = 0 AND outcome_unknown_since IS NULL RETURNING *`,
@@ -972,9 +974,7 @@ export class OutboxStore {
          outcome_unknown_since = coalesce(outcome_unknown_since, ?4),
          outcome_unknown_code = CASE WHEN outcome_unknown_code IN ('KEY_REUSED', 'OVER_OFFLINE_LIMIT')
                                      THEN outcome_unknown_code ELSE ?5 END,
-         reached_service_at = CASE WHEN may_have_reached_at IS NULL THEN attempt_service_earliest
-                                   ELSE reached_service_at END,
-         may_have_reached_at = coalesce(may_have_reached_at, last_attempt_at, ?4)
+         ${markMayHaveReached({ fallback: '?4' })}
        WHERE id = ?6 AND (CASE WHEN ?7 IS NULL THEN state = 'pending'
                                ELSE state = 'sending' AND attempts = ?7 END)
        RETURNING *`,
@@ -1022,7 +1022,7 @@ export class OutboxStore {
   recordBalanceNow(id: number, cents: number, now: number): void {
     this.#sql(
       `UPDATE outbox_debits SET balance_now_cents = ?, balance_now_at = ?
-       WHERE id = ? AND state IN ('pending', 'sending')`,
+       WHERE id = ? AND ${OPEN}`,
     ).run(cents, now, id);
   }
 
@@ -1032,7 +1032,7 @@ export class OutboxStore {
    */
   staffApplied(id: number, by: string, now: number): Transition | undefined {
     const row = this.#sql(
-      `UPDATE outbox_debits SET state = 'applied', resolved_at = ?1, resolved_by = 'staff',
+      `UPDATE outbox_debits SET state = 'applied', settled_at = ?1, settled_by = 'staff',
          updated_at = ?1, staff_outcome = 'applied', staff_outcome_by = ?2, staff_outcome_at = ?1,
          last_error_code = NULL, last_error_message = NULL
        WHERE id = ?3 AND state = 'pending' AND outcome_unknown_since IS NOT NULL RETURNING *`,
@@ -1118,7 +1118,7 @@ export class OutboxStore {
    */
   expireNeverAttempted(serviceCutoff: number, now: number, error: FailureNote): Transition[] {
     const rows = this.#sql(
-      `UPDATE outbox_debits SET state = 'expired', resolved_at = ?, resolved_by = 'expiry',
+      `UPDATE outbox_debits SET state = 'expired', settled_at = ?, settled_by = 'expiry',
          last_error_code = ?, last_error_message = ?, updated_at = ?
        WHERE state = 'pending' AND attempts = 0 AND created_service_at <= ? RETURNING *`,
     ).all(now, error.code, error.message, now, serviceCutoff) as unknown as DebitRow[];
@@ -1130,7 +1130,7 @@ export class OutboxStore {
     const row = this.#sql(
       `UPDATE outbox_debits SET staff_resolution = ?, staff_resolution_method = ?,
          staff_resolved_at = ?, acknowledged_at = coalesce(acknowledged_at, ?), updated_at = ?
-       WHERE id = ? AND state IN ('refused', 'failed', 'expired') AND staff_resolution IS NULL
+       WHERE id = ? AND ${UNCOLLECTED} AND staff_resolution IS NULL
        RETURNING *`,
     ).get(
       resolution.kind,
@@ -1146,7 +1146,7 @@ export class OutboxStore {
   /** Uncollected debits with nothing recorded by staff, oldest first. */
   unresolved(limit: number): OutboxDebit[] {
     const rows = this.#sql(
-      `SELECT * FROM outbox_debits WHERE state IN ('refused', 'failed', 'expired')
+      `SELECT * FROM outbox_debits WHERE ${UNCOLLECTED}
          AND staff_resolution IS NULL AND acknowledged_at IS NULL ORDER BY id LIMIT ?`,
     ).all(limit) as unknown as DebitRow[];
     return rows.map(toDebit);
@@ -1168,7 +1168,7 @@ export class OutboxStore {
   acknowledge(id: number, now: number): OutboxDebit | undefined {
     const row = this.#sql(
       `UPDATE outbox_debits SET acknowledged_at = coalesce(acknowledged_at, ?), updated_at = ?
-       WHERE id = ? AND state IN ('refused', 'failed', 'expired') RETURNING *`,
+       WHERE id = ? AND ${UNCOLLECTED} RETURNING *`,
     ).get(now, now, id) as DebitRow | undefined;
     return row ? toDebit(row) : undefined;
   }

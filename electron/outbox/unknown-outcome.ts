@@ -33,7 +33,7 @@ export function resolveUnknownOutcome(
   if (input.outcome === 'applied') {
     const settled = outbox.db.transaction(() => outbox.store.staffApplied(id, by, now));
     if (settled) {
-      outbox.events.emit({
+      outbox.events.emit('change', {
         type: 'state-changed',
         debit: settled.debit,
         from: settled.from,
@@ -51,7 +51,7 @@ export function resolveUnknownOutcome(
       return outbox.store.get(id);
     });
     if (lifted) {
-      outbox.events.emit({
+      outbox.events.emit('change', {
         type: 'state-changed',
         debit: lifted,
         from: 'pending',

@@ -1,4 +1,4 @@
-import type { Clock } from '../api/index.ts';
+import type { Clock } from '../foundation/index.ts';
 
 const WOKEN = Symbol('woken');
 

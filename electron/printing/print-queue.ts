@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrintJobState, PrintProblem } from '../../shared/ipc/printing.ts';
-import { TypedEmitter } from '../api/index.ts';
+import { TypedEmitter } from '../foundation/index.ts';
 import {
   isPrintError,
   PrintError,

@@ -27,8 +27,8 @@ export function OfflineBanner() {
         {held.length > 0 && summary && (
           <p className="banner-debits" role="status">
             {t('offline.heldDebits', {
-              count: fmt.integer(summary.pendingCount + summary.sendingCount),
-              amount: fmt.money(summary.pendingAmount),
+              count: fmt.integer(summary.openCount),
+              amount: fmt.money(summary.openAmount),
             })}
           </p>
         )}

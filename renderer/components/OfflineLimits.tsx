@@ -13,13 +13,13 @@ export function OfflineLimits({ summary }: { readonly summary: OutboxSummaryRepl
       <li>{t('limits.perDebit', { max: fmt.money(limits.maxOfflineDebitAmount) })}</li>
       <li>
         {t('limits.pendingAmount', {
-          pending: fmt.money(summary.pendingAmount),
+          pending: fmt.money(summary.openAmount),
           max: fmt.money(limits.maxPendingAmount),
         })}
       </li>
       <li>
         {t('limits.pendingCount', {
-          pending: fmt.integer(summary.pendingCount + summary.sendingCount),
+          pending: fmt.integer(summary.openCount),
           max: fmt.integer(limits.maxPendingCount),
         })}
       </li>

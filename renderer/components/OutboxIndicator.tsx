@@ -19,13 +19,13 @@ export function OutboxIndicator() {
   const { navigation } = useStores();
 
   if (!summary) return null;
-  const waiting = summary.pendingCount + summary.sendingCount;
+  const waiting = summary.openCount;
   const attention = summary.needingAttention.total;
   const warn = attention > 0 || paused !== null;
   const age =
-    summary.oldestPendingAgeMs === null
+    summary.oldestOpenAgeMs === null
       ? null
-      : summary.oldestPendingAgeMs + Math.max(0, now - (readAt ?? now));
+      : summary.oldestOpenAgeMs + Math.max(0, now - (readAt ?? now));
 
   return (
     <button
@@ -39,7 +39,7 @@ export function OutboxIndicator() {
         ? t('outbox.none')
         : t('outbox.pending', {
             count: fmt.integer(waiting),
-            amount: fmt.money(summary.pendingAmount),
+            amount: fmt.money(summary.openAmount),
           })}
       {age !== null && waiting > 0 && <> · {t('outbox.oldest', { age: fmt.duration(age) })}</>}
       {attention > 0 && <> · {t('outbox.attention', { count: fmt.integer(attention) })}</>}

@@ -1,5 +1,9 @@
 import { type IpcError, ipcErrorCodes } from '../../shared/ipc/errors.ts';
-import type { DebitGiftCardReply, DebitView } from '../../shared/ipc/gift-cards.ts';
+import {
+  type DebitGiftCardReply,
+  type DebitView,
+  isOpenDebitState,
+} from '../../shared/ipc/gift-cards.ts';
 import { TRANSPORT_ERROR } from './call.ts';
 
 /**
@@ -65,7 +69,7 @@ export function isHeldOverLimit(error: IpcError): boolean {
 /** Main's view of such a debit (an event about it): still open, held for a person. */
 export function isHeldOverLimitView(debit: DebitView): boolean {
   return (
-    (debit.state === 'pending' || debit.state === 'sending') &&
+    isOpenDebitState(debit.state) &&
     debit.outcomeUnknown?.reason === 'OVER_OFFLINE_LIMIT' &&
     !debit.acceptedOffline
   );

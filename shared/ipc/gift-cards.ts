@@ -29,6 +29,27 @@ export const DebitState = lazySchema(() => z.enum(debitStates));
 export type DebitState = z.infer<typeof DebitState>;
 
 /**
+ * Open: accepted and not settled yet, waiting (`pending`) or under an attempt (`sending`). "Pending"
+ * is only ever the one state; what counts both is "open".
+ */
+export const openDebitStates = ['pending', 'sending'] as const satisfies readonly DebitState[];
+export type OpenDebitState = (typeof openDebitStates)[number];
+export function isOpenDebitState(state: DebitState): state is OpenDebitState {
+  return (openDebitStates as readonly DebitState[]).includes(state);
+}
+
+/**
+ * Uncollected: settled without taking the money (refused, failed or expired). Until staff record
+ * what they did about one (`staffResolution`) it needs a person: the red alert.
+ */
+export const uncollectedDebitStates = [
+  'refused',
+  'failed',
+  'expired',
+] as const satisfies readonly DebitState[];
+export type UncollectedDebitState = (typeof uncollectedDebitStates)[number];
+
+/**
  * `prefer_online`: accepted offline too, within the offline limits. `require_online`: refused
  * unless the service looks reachable (the staff choice for a large amount).
  */
@@ -36,11 +57,14 @@ export const debitPolicies = ['prefer_online', 'require_online'] as const;
 export const DebitPolicy = lazySchema(() => z.enum(debitPolicies));
 export type DebitPolicy = z.infer<typeof DebitPolicy>;
 
-/** Who settled a debit: the service's reply, a reconciliation read, staff, or the max-age rule. */
-export const DebitResolvedBy = lazySchema(() =>
+/**
+ * Who settled a debit (brought it to a final state): the service's answer, a reconciliation read,
+ * staff, or the max-age rule. What staff later record about an uncollected one is its resolution.
+ */
+export const DebitSettledBy = lazySchema(() =>
   z.enum(['service', 'reconciliation', 'staff', 'expiry']),
 );
-export type DebitResolvedBy = z.infer<typeof DebitResolvedBy>;
+export type DebitSettledBy = z.infer<typeof DebitSettledBy>;
 
 /**
  * What staff did about a debit refused, failed or expired after the fact (the customer gone):
@@ -226,8 +250,8 @@ export const DebitView = lazySchema(() =>
     /** The balance the service computed after this debit; null when not known. */
     newBalance: Amount.nullable(),
     reply: DebitReply.nullable(),
-    resolvedAt: IsoTime.nullable(),
-    resolvedBy: DebitResolvedBy.nullable(),
+    settledAt: IsoTime.nullable(),
+    settledBy: DebitSettledBy.nullable(),
     acknowledged: z.boolean(),
     /**
      * The renderer's request id that stored it (null for a debit enqueued without one): a screen
@@ -458,12 +482,12 @@ export type RecentCardsReply = z.infer<typeof RecentCardsReply>;
 
 export const OutboxSummary = lazySchema(() =>
   z.object({
-    pendingCount: z.number().int().min(0),
+    openCount: z.number().int().min(0),
     /** EUR. */
-    pendingAmount: Amount,
-    oldestPendingAgeMs: z.number().nullable(),
+    openAmount: Amount,
+    oldestOpenAgeMs: z.number().nullable(),
     sendingCount: z.number().int().min(0),
-    /** Open debits held for a person: their outcome is unknown (counted in pendingCount too). */
+    /** Open debits held for a person: their outcome is unknown (counted in openCount too). */
     outcomeUnknown: z.number().int().min(0).optional(),
     /** Terminal entries staff have not acknowledged yet. */
     needingAttention: z.object({
@@ -532,7 +556,7 @@ export const giftCardMessages = {
   }),
   resolveDebit: defineMessage('resolveDebit', {
     group: 'gift-cards',
-    summary: 'Record how staff settled a debit refused after the fact',
+    summary: 'Record how staff resolved an uncollected debit (refused, failed or expired)',
     request: ResolveDebitRequest,
     reply: DebitView,
   }),

@@ -285,7 +285,7 @@ async function recoveryTime(): Promise<Measurement> {
         const restarted = new Outbox({ db, limits: noLimits });
         restarted.summary();
         const firstAttempt = new Promise<void>((resolve) =>
-          restarted.on((event) => {
+          restarted.events.on('change', (event) => {
             if (event.type === 'state-changed' && event.to === 'sending') resolve();
           }),
         );

@@ -102,8 +102,8 @@ function seedCommon(db: KioskDatabase, outbox: Outbox): void {
     outbox.enqueue({ giftCardId: `gift_card_bench_${i % 20}`, amount: 1 });
   }
   db.connection.exec(`
-    UPDATE outbox_debits SET state = 'applied', attempts = 1, resolved_at = created_at,
-      resolved_by = 'service', created_service_at = ${SERVICE_NOW - DAY},
+    UPDATE outbox_debits SET state = 'applied', attempts = 1, settled_at = created_at,
+      settled_by = 'service', created_service_at = ${SERVICE_NOW - DAY},
       reply = '{"kind":"receipt","receipt":{"id":"r","balance":10,"amount":1}}', new_balance = 10
     WHERE id > ${OPEN};
     UPDATE outbox_debits SET state = 'sending', attempts = 1 WHERE id <= ${OPEN} AND id % 10 = 0;
@@ -125,7 +125,7 @@ function seedSettled(db: KioskDatabase, count: number): void {
           INSERT INTO outbox_debits (idempotency_key, gift_card_id, request_body, amount_cents,
             reference, policy, accepted_offline, state, attempts, created_at, updated_at,
             first_attempt_at, last_attempt_at, may_have_reached_at, next_attempt_at, reply,
-            new_balance, resolved_at, resolved_by, request_id, created_service_at,
+            new_balance, settled_at, settled_by, request_id, created_service_at,
             attempt_service_earliest, attempt_service_latest, reached_service_at, shop_id)
           SELECT lower(hex(randomblob(16))), 'gift_card_bench_' || (i % 500),
             '{"amount":2.5,"currency":"EUR","reference":"till-3/' || printf('%016x', i) || '","shopId":"shop_lyon-part-dieu"}',

@@ -77,7 +77,7 @@ export class FleetKiosk {
 
   /** Called on every outbox change and every completed catalogue sync. */
   onChange(listener: () => void): void {
-    this.#outbox.outbox.on(() => listener());
+    this.#outbox.outbox.events.on('change', () => listener());
     this.#catalog.events.on('synced', () => listener());
   }
 
@@ -94,7 +94,7 @@ export class FleetKiosk {
   /** Nothing waits in the outbox and the mirror reflects the service at `sinceMs` or later. */
   inSyncSince(sinceMs: number): boolean {
     const summary = this.#outbox.outbox.summary();
-    if (summary.pendingCount > 0 || summary.sendingCount > 0) return false;
+    if (summary.openCount > 0) return false;
     const asOf = this.#catalog.status().asOf;
     return asOf !== null && Date.parse(asOf) >= sinceMs;
   }

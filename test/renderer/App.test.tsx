@@ -29,7 +29,9 @@ test('at start-up the kiosk speaks its settings’ language, not the browser’s
 test('switching the language changes every text, the formats and the page language', async () => {
   rendered = await renderKiosk(<App />, {
     handlers: {
-      getOutboxSummary: () => ok({ ...outboxSummary, pendingCount: 2, pendingAmount: 1234.5 }),
+      // Open counts the one being sent too: it is not added again.
+      getOutboxSummary: () =>
+        ok({ ...outboxSummary, openCount: 2, sendingCount: 1, openAmount: 1234.5 }),
     },
   });
   expect(await screen.findByRole('heading', { level: 1 })).toHaveProperty(
@@ -68,9 +70,9 @@ test('the status bar: demo badge, connectivity from events, a warning when a deb
       getOutboxSummary: () =>
         ok({
           ...outboxSummary,
-          pendingCount: 1,
-          pendingAmount: 12.5,
-          oldestPendingAgeMs: 5 * 60_000,
+          openCount: 1,
+          openAmount: 12.5,
+          oldestOpenAgeMs: 5 * 60_000,
           needingAttention: { refused: 1, failed: 0, expired: 0, total: 1 },
         }),
       listDebits: (r) =>

@@ -28,7 +28,7 @@
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { createApiClient } from '../../electron/api/client.ts';
-import { type Clock, systemClock } from '../../electron/api/clock.ts';
+import { type Clock, systemClock } from '../../electron/foundation/clock.ts';
 import {
   connectivityOf,
   createApiGateway,
@@ -249,7 +249,7 @@ async function runKiosk(kiosk: ReturnType<typeof openKiosk>): Promise<void> {
           held: report.summary.outcomeUnknown ?? 0,
         },
       });
-    else write({ slot, timeout: { result: report.result, pending: report.summary.pendingCount } });
+    else write({ slot, timeout: { result: report.result, pending: report.summary.openCount } });
   } finally {
     for (const timer of timers) clearTimeout(timer);
     await sender.stop();

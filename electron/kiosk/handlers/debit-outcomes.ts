@@ -1,4 +1,4 @@
-import type { debitOutcomeMessages } from '../../../shared/ipc/gift-cards.ts';
+import { type debitOutcomeMessages, isOpenDebitState } from '../../../shared/ipc/gift-cards.ts';
 import type { CommerceApiClient } from '../../api/index.ts';
 import type { KioskHandlers } from '../../ipc/index.ts';
 import {
@@ -30,7 +30,7 @@ export function debitOutcomeHandlers({
     getDebitEvidence: async (request) => {
       const debit = outbox.get(request.debitId);
       let balanceNow: { amount: number; at: string } | null = null;
-      if (debit.state === 'pending' || debit.state === 'sending') {
+      if (isOpenDebitState(debit.state)) {
         try {
           const card = await client.getGiftCard({
             params: { giftCardId: debit.giftCardId },

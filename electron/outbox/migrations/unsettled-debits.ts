@@ -1,4 +1,5 @@
 import type { PreservedRows } from '../../storage/index.ts';
+import { OPEN } from '../state-sql.ts';
 
 /**
  * What no migration, of any service, may drop or rewrite: a debit not settled yet, by the columns
@@ -8,6 +9,6 @@ import type { PreservedRows } from '../../storage/index.ts';
 export const unsettledDebits: PreservedRows = {
   name: 'unsettled debits',
   table: 'outbox_debits',
-  where: `state IN ('pending', 'sending')`,
+  where: OPEN,
   columns: ['id', 'idempotency_key', 'gift_card_id', 'request_body', 'created_at'],
 };

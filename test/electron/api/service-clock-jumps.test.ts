@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../../electron/api/clock.ts';
+import type { Clock } from '../../../electron/foundation/clock.ts';
 import { ServiceClock } from '../../../electron/api/service-clock.ts';
 import type { LogFields, Logger } from '../../../electron/logging/index.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommerceApiClient } from '../../../electron/api/client.ts';
-import type { Clock } from '../../../electron/api/clock.ts';
+import type { Clock } from '../../../electron/foundation/clock.ts';
 import { type ClockInstant, ServiceClock } from '../../../electron/api/service-clock.ts';
 import type { LogFields, Logger } from '../../../electron/logging/index.ts';
 import { type TestSandbox, startTestSandbox } from './support/sandbox.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Clock, systemClock } from '../../../electron/api/clock.ts';
+import { type Clock, systemClock } from '../../../electron/foundation/clock.ts';
 import { CatalogSyncService } from '../../../electron/catalog/sync-service.ts';
 import { kioskSchema } from '../../../electron/schema.ts';
 import { openDatabase } from '../../../electron/storage/database.ts';

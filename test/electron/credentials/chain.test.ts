@@ -7,7 +7,7 @@ import { CredentialsRejected } from '../../../electron/api/errors.ts';
 import { createVaultChain, resolveVault } from '../../../electron/credentials/chain.ts';
 import { resolveVaultConfig } from '../../../electron/credentials/config.ts';
 import { describeCredentials } from '../../../electron/credentials/credential-status.ts';
-import { credentialStore } from '../../../electron/credentials/credential-store.ts';
+import { credentialStore } from '../../../electron/credentials/vault-credential-store.ts';
 import {
   CredentialsMissing,
   CredentialsUnbound,

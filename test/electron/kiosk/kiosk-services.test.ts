@@ -227,7 +227,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
 
     const summary = await value('getOutboxSummary', {});
     expect(summary).toMatchObject({
-      pendingCount: 0,
+      openCount: 0,
       sender: { running: true },
       limits: { maxPendingCount: 50 },
     });

@@ -73,7 +73,7 @@ function debitOf(kind: Kind, ageDays: number, serviceAge = ageDays): OutboxDebit
       `UPDATE outbox_debits SET state = ?, created_at = ?, updated_at = ?,
          created_service_at = ?, attempts = CASE WHEN ? = 'pending' THEN 0 ELSE 1 END,
          reply = CASE WHEN ? = 'applied' THEN ? END, new_balance = CASE WHEN ? = 'applied' THEN 47.5 END,
-         resolved_at = CASE WHEN ? NOT IN ('pending', 'sending') THEN ? END
+         settled_at = CASE WHEN ? NOT IN ('pending', 'sending') THEN ? END
        WHERE id = ?`,
     )
     .run(

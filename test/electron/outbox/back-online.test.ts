@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type ConnectivityChange, TypedEmitter } from '../../../electron/api/index.ts';
+import type { ConnectivityChange } from '../../../electron/api/index.ts';
+import { TypedEmitter } from '../../../electron/foundation/index.ts';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
 import { liftBackoffWhenBackOnline, startOutboxService } from '../../../electron/outbox/index.ts';
 import { RecordingLogger } from './support.ts';

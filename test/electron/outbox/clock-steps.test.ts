@@ -58,7 +58,7 @@ function kiosk(): Rig {
   const outbox = new Outbox({ db: data.open(), clock, connectivity: () => 'online' });
   recordUsageVerdict(outbox);
   const events: OutboxEvent[] = [];
-  outbox.on((event) => events.push(event));
+  outbox.events.on('change', (event) => events.push(event));
   const sender = new OutboxSender({
     outbox,
     gateway: sb.gateway(sb.client({ clock, logger })),
@@ -137,10 +137,10 @@ describe.each(steps)(
 
       expect(await outcome(r, a)).toMatchObject({
         state: 'applied',
-        resolvedBy: 'reconciliation',
+        settledBy: 'reconciliation',
         attempts: 1,
       });
-      expect(await outcome(r, b)).toMatchObject({ state: 'applied', resolvedBy: 'service' });
+      expect(await outcome(r, b)).toMatchObject({ state: 'applied', settledBy: 'service' });
       expectOneLedgerEntryEach(a, b);
       expect(r.outbox.summary().needingAttention.expired).toBe(0);
 
@@ -160,7 +160,7 @@ describe.each(steps)(
 
       expect(await outcome(r, a)).toMatchObject({
         state: 'applied',
-        resolvedBy: 'service',
+        settledBy: 'service',
         attempts: 2,
       });
       expect(await outcome(r, b)).toMatchObject({ state: 'applied', attempts: 1 });
@@ -176,10 +176,10 @@ describe.each(steps)(
       const after = kiosk();
       expect(await outcome(after, a)).toMatchObject({
         state: 'applied',
-        resolvedBy: 'reconciliation',
+        settledBy: 'reconciliation',
         attempts: 1,
       });
-      expect(await outcome(after, b)).toMatchObject({ state: 'applied', resolvedBy: 'service' });
+      expect(await outcome(after, b)).toMatchObject({ state: 'applied', settledBy: 'service' });
       expectOneLedgerEntryEach(a, b);
       expect(after.outbox.summary().needingAttention.expired).toBe(0);
     });

@@ -55,7 +55,7 @@ it('the database locked by another connection while the answer arrives: the row 
   });
   // The moment the row is committed as `sending` (before the request leaves), another
   // connection takes the write lock: the reply finds the database locked.
-  const off = outbox.on((event) => {
+  const off = outbox.events.on('change', (event) => {
     if (event.type === 'state-changed' && event.to === 'sending') {
       off();
       locker.exec('BEGIN IMMEDIATE');
@@ -75,7 +75,7 @@ it('the database locked by another connection while the answer arrives: the row 
   const outcome = await outbox.waitForOutcome(debit.id, 10_000);
   expect(outcome).toMatchObject({
     settled: true,
-    debit: { state: 'applied', attempts: 1, resolvedBy: 'service', newBalance: expect.any(Number) },
+    debit: { state: 'applied', attempts: 1, settledBy: 'service', newBalance: expect.any(Number) },
   });
   expect(logger.events('outbox.sender.recorded')).toHaveLength(1);
   expect(logger.events('outbox.sender.attempt_crashed')).toEqual([]);

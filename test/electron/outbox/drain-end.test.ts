@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Clock } from '../../../electron/api/index.ts';
-import { systemClock } from '../../../electron/api/index.ts';
+import { type Clock, systemClock } from '../../../electron/foundation/index.ts';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
 import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../../electron/outbox/sender.ts';
@@ -39,7 +38,7 @@ it('a drain returns when the last slot ends, woken by it: no sleep of its own ru
   const cards = [demoGiftCards.active, demoGiftCards.lowBalance];
   for (let i = 0; i < 6; i++) outbox.enqueue({ giftCardId: cards[i % 2]!, amount: 0.05 });
   let timedOutAtLastAnswer = -1;
-  outbox.on((event) => {
+  outbox.events.on('change', (event) => {
     if (event.type === 'state-changed' && event.to === 'applied') {
       timedOutAtLastAnswer = watched.timedOut;
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoGiftCards } from '../../../sandbox/data/demo.ts';
 import type { DebitGateway } from '../../../electron/outbox/gateway.ts';
 import { GroupCommit } from '../../../electron/outbox/group-commit.ts';
-import { isTerminal, type DebitState } from '../../../electron/outbox/index.ts';
+import { isSettled, type DebitState } from '../../../electron/outbox/index.ts';
 import { Outbox } from '../../../electron/outbox/outbox.ts';
 import { OutboxSender } from '../../../electron/outbox/sender.ts';
 import type { KioskDatabase } from '../../../electron/storage/database.ts';
@@ -157,7 +157,7 @@ describe('the sender over the sandbox', () => {
         const row = rows[index];
         if (row?.state !== 'sending') violations.push(`${idempotencyKey} sent while ${row?.state}`);
         for (const earlier of rows.slice(0, Math.max(0, index))) {
-          if (!isTerminal(earlier.state)) {
+          if (!isSettled(earlier.state)) {
             violations.push(`${row?.id} sent while ${earlier.id} is ${earlier.state}`);
           }
         }

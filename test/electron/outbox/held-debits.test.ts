@@ -63,7 +63,7 @@ async function rig(
     profile: options.profile ?? defaultProfile,
   });
   const events: OutboxEvent[] = [];
-  outbox.on((event) => events.push(event));
+  outbox.events.on('change', (event) => events.push(event));
   const exchanges: string[] = [];
   const client = sb.client({
     email: options.email ?? ALL_SCOPES_ACCOUNT,

@@ -101,7 +101,7 @@ describe('a debit, offline or not', () => {
       refusalOf(() => outbox.enqueue({ giftCardId: 'gc_offline_1', amount: 1 })),
     ).toMatchObject({ knownBalance: 4.5, pending: 4, available: 0.5 });
     expect(outbox.enqueue({ giftCardId: 'gc_offline_1', amount: 0.5 }).debit.state).toBe('pending');
-    expect(outbox.summary().pendingCount).toBe(2);
+    expect(outbox.summary().openCount).toBe(2);
   });
 
   it('on a card never read follows the policy: up to 50 EUR by default, or refused', () => {

@@ -419,7 +419,7 @@ describe('kioskctl outbox', () => {
       result: 'empty',
       applied: 1,
       refused: 1,
-      summary: { pendingCount: 0 },
+      summary: { openCount: 0 },
     });
     expect(sb.control.ledger()).toHaveLength(1);
 
@@ -450,7 +450,7 @@ describe('kioskctl outbox', () => {
     expect(drain.code).toBe(outboxExitCodes.network);
     expect(json(drain.stdout[0])).toMatchObject({
       result: 'timeout',
-      summary: { pendingCount: 1 },
+      summary: { openCount: 1 },
     });
     sb.control.clearFaults();
   });

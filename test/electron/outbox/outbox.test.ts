@@ -123,7 +123,7 @@ describe('enqueue', () => {
   it('require_online is refused while offline, before anything is stored; prefer_online is kept', () => {
     const box = outbox();
     const events: OutboxEvent[] = [];
-    box.on((event) => events.push(event));
+    box.events.on('change', (event) => events.push(event));
     connectivity = 'offline';
     expect(() =>
       box.enqueue({ giftCardId: 'gift_card_1', amount: 5, policy: 'require_online' }),
@@ -250,14 +250,14 @@ describe('cancel, summary, waiting', () => {
   it('cancels only a row never attempted', () => {
     const box = outbox();
     const events: OutboxEvent[] = [];
-    box.on((event) => events.push(event));
+    box.events.on('change', (event) => events.push(event));
     const a = box.enqueue({ giftCardId: 'gift_card_1', amount: 3 }).debit;
     const b = box.enqueue({ giftCardId: 'gift_card_1', amount: 4 }).debit;
     // As the sender would leave it after an attempt without an answer.
     box.db.connection.prepare(`UPDATE outbox_debits SET attempts = 1 WHERE id = ?`).run(b.id);
 
     const cancelled = box.cancel(a.id);
-    expect(cancelled).toMatchObject({ state: 'cancelled', resolvedBy: 'staff' });
+    expect(cancelled).toMatchObject({ state: 'cancelled', settledBy: 'staff' });
     expect(events.at(-1)).toMatchObject({
       type: 'state-changed',
       from: 'pending',
@@ -276,9 +276,9 @@ describe('cancel, summary, waiting', () => {
   it('summarises pending count, amount, oldest age and what needs attention', () => {
     const box = outbox();
     expect(box.summary()).toEqual({
-      pendingCount: 0,
-      pendingAmount: 0,
-      oldestPendingAgeMs: null,
+      openCount: 0,
+      openAmount: 0,
+      oldestOpenAgeMs: null,
       sendingCount: 0,
       outcomeUnknown: 0,
       needingAttention: { refused: 0, failed: 0, expired: 0, total: 0 },
@@ -291,9 +291,9 @@ describe('cancel, summary, waiting', () => {
       .run(refused.id);
     clock.advance(60_000);
     const summary = box.summary();
-    expect(summary.pendingCount).toBe(2);
-    expect(summary.pendingAmount).toBe(0.3);
-    expect(summary.oldestPendingAgeMs).toBeGreaterThanOrEqual(60_000);
+    expect(summary.openCount).toBe(2);
+    expect(summary.openAmount).toBe(0.3);
+    expect(summary.oldestOpenAgeMs).toBeGreaterThanOrEqual(60_000);
     expect(summary.needingAttention).toEqual({ refused: 1, failed: 0, expired: 0, total: 1 });
     box.acknowledge(refused.id);
     expect(box.summary().needingAttention.total).toBe(0);
@@ -341,7 +341,7 @@ describe('request ids: one logical debit, one row', () => {
   it('the same request id again returns the stored debit, never a second row or event', () => {
     const box = outbox();
     const events: OutboxEvent[] = [];
-    box.on((event) => events.push(event));
+    box.events.on('change', (event) => events.push(event));
     const requestId = randomUUID();
     const input = { requestId, giftCardId: 'gift_card_1', amount: 12.5, reference: 'sale-42' };
     const first = box.enqueue(input);

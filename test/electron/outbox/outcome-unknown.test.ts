@@ -79,7 +79,7 @@ function kiosk(): Kiosk {
     shopId: shopIds.paris,
   });
   const events: OutboxEvent[] = [];
-  outbox.on((event) => events.push(event));
+  outbox.events.on('change', (event) => events.push(event));
   const sender = new OutboxSender({
     outbox,
     gateway: sb.gateway(sb.client({ clock, logger }), () => outbox.profile),
@@ -243,8 +243,8 @@ describe('a service whose usage lists are always empty', () => {
       next.outbox.waitForOutcome(applied.id, 10_000),
       next.outbox.waitForOutcome(never.id, 10_000),
     ]);
-    expect(a.debit).toMatchObject({ state: 'applied', resolvedBy: 'reconciliation' });
-    expect(b.debit).toMatchObject({ state: 'applied', resolvedBy: 'service', attempts: 2 });
+    expect(a.debit).toMatchObject({ state: 'applied', settledBy: 'reconciliation' });
+    expect(b.debit).toMatchObject({ state: 'applied', settledBy: 'service', attempts: 2 });
     expect(next.outbox.get(never.id).notApplied).toMatchObject({ evidence: 'usages' });
     expect([...ledgerByReference().values()]).toEqual([1, 1]);
   });
@@ -264,7 +264,7 @@ describe('staff decide a debit of unknown outcome', () => {
     const applied = resolveUnknownOutcome(next.outbox, a.id, { outcome: 'applied', by: 'MD' });
     expect(applied).toMatchObject({
       state: 'applied',
-      resolvedBy: 'staff',
+      settledBy: 'staff',
       staffOutcome: { outcome: 'applied', by: 'MD', at: expect.any(Number) },
     });
     // The same record again is harmless; another is refused.
@@ -280,7 +280,7 @@ describe('staff decide a debit of unknown outcome', () => {
     const sent = await next.outbox.waitForOutcome(b.id, 10_000);
     expect(sent.debit).toMatchObject({
       state: 'applied',
-      resolvedBy: 'service',
+      settledBy: 'service',
       notApplied: { evidence: 'staff' },
       staffOutcome: { outcome: 'not_applied', by: 'JP' },
     });

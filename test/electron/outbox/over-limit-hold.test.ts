@@ -168,7 +168,7 @@ describe('the wait ends while the attempt is still under way (sending)', () => {
     await until(() => outbox.get(id).state === 'applied', 'the answer to be recorded');
     expect(outbox.get(id)).toMatchObject({ state: 'applied', outcomeUnknown: null });
     expect(ledger().map((entry) => entry.amount)).toEqual([80]);
-    expect(outbox.summary()).toMatchObject({ pendingCount: 0, outcomeUnknown: 0 });
+    expect(outbox.summary()).toMatchObject({ openCount: 0, outcomeUnknown: 0 });
   });
 
   it('the sender crashes mid-attempt: the row comes back held, not due for a resend', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createApiClient, type CommerceApiClient } from '../../../electron/api/client.ts';
-import type { Clock } from '../../../electron/api/clock.ts';
+import type { Clock } from '../../../electron/foundation/clock.ts';
 import type { Logger } from '../../../electron/logging/index.ts';
 import type { ExchangeEvent } from '../../../electron/api/invoke.ts';
 import { createApiGateway, outboxClientRetry } from '../../../electron/outbox/api-gateway.ts';

@@ -125,7 +125,7 @@ function rig(
   });
   if (options.usagesVerified) recordUsageVerdict(outbox);
   const events: OutboxEvent[] = [];
-  outbox.on((event) => events.push(event));
+  outbox.events.on('change', (event) => events.push(event));
   const client = sb.client({
     clock,
     ...(options.email ? { email: options.email } : {}),
@@ -182,7 +182,7 @@ describe('reply classes', () => {
     expect(done).toMatchObject({
       state: 'applied',
       attempts: 1,
-      resolvedBy: 'service',
+      settledBy: 'service',
       newBalance: demoGiftCardBalances.active - 10.5,
     });
     // The receipt as read through the default profile: its balance, and every other value the
@@ -222,7 +222,7 @@ describe('reply classes', () => {
         state: 'refused',
         attempts: 1,
         lastErrorCode: code,
-        resolvedBy: 'service',
+        settledBy: 'service',
       });
       expect(done.lastErrorMessage).toMatch(new RegExp(`^${code}: `));
       expect(ledgerKeys()).toEqual([]);
@@ -266,7 +266,7 @@ describe('reply classes', () => {
       }
       const { debit } = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 6 });
       const paused = new Promise<OutboxEvent>((resolve) =>
-        r.outbox.on((event) => {
+        r.outbox.events.on('change', (event) => {
           if (event.type === 'sender-paused') resolve(event);
         }),
       );
@@ -342,7 +342,7 @@ describe('reply classes', () => {
     const r = rig({ sender: { retry: { retryAfter: { capMs: 300, jitterMs: 50 } } } });
     const { debit } = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 2 });
     const pending = new Promise<OutboxDebit>((resolve) =>
-      r.outbox.on((event) => {
+      r.outbox.events.on('change', (event) => {
         if (event.type === 'state-changed' && event.to === 'pending') resolve(event.debit);
       }),
     );
@@ -405,7 +405,7 @@ describe('reply classes', () => {
     sb.control.revokeAccount(ALL_SCOPES_ACCOUNT);
     const { debit } = r.outbox.enqueue({ giftCardId: demoGiftCards.active, amount: 4 });
     const paused = new Promise<OutboxEvent>((resolve) =>
-      r.outbox.on((event) => {
+      r.outbox.events.on('change', (event) => {
         if (event.type === 'sender-paused') resolve(event);
       }),
     );
@@ -548,8 +548,8 @@ describe('order, crash recovery, lease', () => {
       const done = await settle(restarted, debit);
       expect(done).toMatchObject(
         reached
-          ? { state: 'applied', resolvedBy: 'reconciliation', attempts: 1 }
-          : { state: 'applied', resolvedBy: 'service', attempts: 2 },
+          ? { state: 'applied', settledBy: 'reconciliation', attempts: 1 }
+          : { state: 'applied', settledBy: 'service', attempts: 2 },
       );
       expect(ledgerKeys()).toEqual([debit.idempotencyKey]);
     },
@@ -591,7 +591,7 @@ describe('order, crash recovery, lease', () => {
       refused: 1,
       failed: 0,
     });
-    expect(report.summary.pendingCount).toBe(0);
+    expect(report.summary.openCount).toBe(0);
     expect(r.sender.status.running).toBe(false);
 
     const holder = rig({ sender: { owner: 'test:holder' } });
@@ -637,7 +637,7 @@ describe('reconciliation and expiry', () => {
     const r = rig({ sender: { retry: { backoff: { baseMs: 60_000, capMs: 60_000 } } } });
     const { debit } = r.outbox.enqueue({ giftCardId: demoGiftCards[card], amount });
     const rescheduled = new Promise<void>((resolve) =>
-      r.outbox.on((event) => {
+      r.outbox.events.on('change', (event) => {
         if (event.type === 'state-changed' && event.to === 'pending') resolve();
       }),
     );
@@ -663,7 +663,7 @@ describe('reconciliation and expiry', () => {
     const done = await settle(r, row);
     expect(done).toMatchObject({
       state: 'applied',
-      resolvedBy: 'reconciliation',
+      settledBy: 'reconciliation',
       attempts: 1,
       newBalance: null,
     });
@@ -681,7 +681,7 @@ describe('reconciliation and expiry', () => {
     pastRetention();
     const r = rig({ limits: { maxAgeMs: 3 * DAY }, usagesVerified: true });
     const done = await settle(r, row);
-    expect(done).toMatchObject({ state: 'applied', resolvedBy: 'service', attempts: 2 });
+    expect(done).toMatchObject({ state: 'applied', settledBy: 'service', attempts: 2 });
     expect(ledgerKeys()).toEqual([row.idempotencyKey]);
   });
 
@@ -706,7 +706,7 @@ describe('reconciliation and expiry', () => {
     expect(done).toMatchObject({
       state: 'expired',
       attempts: 0,
-      resolvedBy: 'expiry',
+      settledBy: 'expiry',
       lastErrorCode: 'EXPIRED',
     });
     // The head, attempted once, expires too, but only after the usages show it absent.
@@ -733,7 +733,7 @@ describe('reconciliation and expiry', () => {
       r.outbox.waitForOutcome(applied.id, 10_000),
     ]);
     expect(a.debit).toMatchObject({ state: 'expired', attempts: 1 });
-    expect(b.debit).toMatchObject({ state: 'applied', resolvedBy: 'reconciliation', attempts: 1 });
+    expect(b.debit).toMatchObject({ state: 'applied', settledBy: 'reconciliation', attempts: 1 });
     expect(ledgerKeys()).toEqual([applied.idempotencyKey]);
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { systemClock } from '../../../electron/api/clock.ts';
+import { systemClock } from '../../../electron/foundation/clock.ts';
 import { ServiceClock } from '../../../electron/api/service-clock.ts';
 import type { DebitGateway } from '../../../electron/outbox/gateway.ts';
 import { Outbox } from '../../../electron/outbox/outbox.ts';

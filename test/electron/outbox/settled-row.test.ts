@@ -24,7 +24,7 @@ it('the settled debit of each state-changed event is the stored row: applied, re
     amount: 1,
   }).debit;
   const settled = new Map<number, OutboxDebit>();
-  outbox.on((event) => {
+  outbox.events.on('change', (event) => {
     if (event.type === 'state-changed' && event.from === 'sending')
       settled.set(event.debit.id, event.debit);
   });
@@ -46,7 +46,7 @@ it('the settled debit of each state-changed event is the stored row: applied, re
     state: 'refused',
     lastErrorCode: 'INSUFFICIENT_BALANCE',
   });
-  expect(settled.get(failed.id)).toMatchObject({ state: 'failed', resolvedBy: 'service' });
+  expect(settled.get(failed.id)).toMatchObject({ state: 'failed', settledBy: 'service' });
   for (const debit of [applied, refused, failed]) {
     expect(settled.get(debit.id)).toEqual(outbox.get(debit.id));
   }

@@ -201,7 +201,7 @@ test('stored offline: the warning and the limits, then applied when main says so
           settled: false,
           replayed: false,
         }),
-      getOutboxSummary: () => ok({ ...outboxSummary, pendingCount: 1, pendingAmount: 12.5 }),
+      getOutboxSummary: () => ok({ ...outboxSummary, openCount: 1, openAmount: 12.5 }),
     },
   });
   const user = await debitWithKeypad(['1', '2', 'Decimal separator', '5']);

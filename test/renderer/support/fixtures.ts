@@ -297,17 +297,17 @@ export function debit(overrides: Partial<DebitView> = {}): DebitView {
     lastError: null,
     newBalance: null,
     reply: null,
-    resolvedAt: null,
-    resolvedBy: null,
+    settledAt: null,
+    settledBy: null,
     acknowledged: false,
     ...overrides,
   };
 }
 
 export const outboxSummary: OutboxSummaryReply = {
-  pendingCount: 0,
-  pendingAmount: 0,
-  oldestPendingAgeMs: null,
+  openCount: 0,
+  openAmount: 0,
+  oldestOpenAgeMs: null,
   sendingCount: 0,
   needingAttention: { refused: 0, failed: 0, expired: 0, total: 0 },
   sender: { running: true, holdsLease: true, paused: null, gateUntil: null, inFlight: 0 },

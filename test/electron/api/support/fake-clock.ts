@@ -1,4 +1,4 @@
-import type { Clock } from '../../../../electron/api/clock.ts';
+import type { Clock } from '../../../../electron/foundation/clock.ts';
 
 /**
  * A clock whose sleeps return at once and move time forward by the amount asked: retries run
