@@ -300,6 +300,7 @@ export function debit(overrides: Partial<DebitView> = {}): DebitView {
     resolvedAt: null,
     resolvedBy: null,
     acknowledged: false,
+    requestId: null,
     ...overrides,
   };
 }
