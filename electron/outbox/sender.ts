@@ -216,7 +216,10 @@ export class OutboxSender {
     await this.#loop;
   }
 
-  /** Sends now what is due (after an enqueue, or when connectivity comes back). */
+  /**
+   * Sends now what is due (staff's "send now", a person's "not applied, send again"). An enqueue
+   * needs no call: its `accepted` event wakes the loop, once.
+   */
   wake(): void {
     this.#wakeup.wake();
   }
