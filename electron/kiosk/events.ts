@@ -11,7 +11,7 @@ type Listener = <E extends EventName>(event: E, payload: EventPayloadOf<E>) => v
 
 export interface KioskEventsInput {
   readonly client: Pick<CommerceApiClient, 'connectivity'>;
-  readonly outbox: Pick<Outbox, 'on'>;
+  readonly outbox: Pick<Outbox, 'on' | 'knownCard'>;
   readonly catalogSync: Pick<CatalogSyncService, 'events'>;
   readonly printQueue: Pick<PrintQueue, 'events'> | undefined;
   readonly logger: Logger;
@@ -42,7 +42,7 @@ export function connectKioskEvents(input: KioskEventsInput): KioskEvents {
   };
   const unsubscribes: (() => void)[] = [
     client.connectivity.on('change', (change) => emit('connectivityChanged', { ...change })),
-    outbox.on((event) => emit('outboxChanged', outboxEventView(event))),
+    outbox.on((event) => emit('outboxChanged', outboxEventView(event, outbox))),
     catalogSync.events.on('progress', (progress) =>
       emit('syncProgress', { type: 'progress', progress: { ...progress } }),
     ),

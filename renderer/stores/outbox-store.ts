@@ -11,6 +11,7 @@ import type {
   StaffOutcome,
 } from '../../shared/ipc/gift-cards.ts';
 import { settle } from './call.ts';
+import { OUTBOX_LIST_LIMIT, placeDebit } from './outbox-lists.ts';
 import { coalesce } from './refresh-coalescer.ts';
 
 export interface OutboxState {
@@ -56,8 +57,8 @@ export function createOutboxStore(api: KioskApi, now: () => number = Date.now): 
     const refresh = coalesce(async () => {
       const [summary, open, attention] = await Promise.all([
         settle(api.getOutboxSummary()),
-        settle(api.listDebits({ view: 'open', limit: 200 })),
-        settle(api.listDebits({ view: 'attention', limit: 200 })),
+        settle(api.listDebits({ view: 'open', limit: OUTBOX_LIST_LIMIT })),
+        settle(api.listDebits({ view: 'attention', limit: OUTBOX_LIST_LIMIT })),
       ]);
       const failure = [summary, open, attention].find((reply) => !reply.ok);
       set({
@@ -72,6 +73,20 @@ export function createOutboxStore(api: KioskApi, now: () => number = Date.now): 
         ...(attention.ok ? { attention: attention.value.debits } : {}),
         error: failure && !failure.ok ? failure.error : null,
       });
+    });
+
+    // After an event the lists follow its payload; only the counts and amounts are read again.
+    const refreshSummary = coalesce(async () => {
+      const summary = await settle(api.getOutboxSummary());
+      set(
+        summary.ok
+          ? {
+              summary: summary.value,
+              summaryReadAt: now(),
+              senderPaused: summary.value.sender?.paused ?? null,
+            }
+          : { error: summary.error },
+      );
     });
 
     const act = async (action: () => Promise<{ ok: boolean; error?: IpcError }>) => {
@@ -131,9 +146,11 @@ export function createOutboxStore(api: KioskApi, now: () => number = Date.now): 
           set({ senderPaused: { code: event.code, message: event.message } });
         } else if (event.type === 'sender-resumed') {
           set({ senderPaused: null });
+        } else if ('debit' in event) {
+          set((state) => placeDebit(state, event.debit));
         }
         // Counts and amounts are main's to compute: read them again rather than patch locally.
-        void get().refresh();
+        void refreshSummary();
       },
     };
   });

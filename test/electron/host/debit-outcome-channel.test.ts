@@ -37,7 +37,19 @@ type CreateGiftCardStore = (
   },
 ) => GiftCardScreen;
 
+/** The status bar's and the pending list's store (renderer/stores/outbox-store.ts). */
+interface OutboxScreen {
+  getState(): {
+    readonly open: readonly DebitView[];
+    readonly attention: readonly DebitView[];
+    refresh(): Promise<void>;
+    applyEvent(event: OutboxChanged): void;
+  };
+}
+type CreateOutboxStore = (api: KioskApi) => OutboxScreen;
+
 const storeModule = new URL('../../../renderer/stores/gift-card-store.ts', import.meta.url).href;
+const outboxStoreModule = new URL('../../../renderer/stores/outbox-store.ts', import.meta.url).href;
 const TOKEN = 'test-token-debit-outcome-channel-0123456789';
 
 let fixture: KioskFixture;
@@ -69,14 +81,20 @@ async function openScreen() {
   const { createGiftCardStore } = (await import(storeModule)) as {
     createGiftCardStore: CreateGiftCardStore;
   };
+  const { createOutboxStore } = (await import(outboxStoreModule)) as {
+    createOutboxStore: CreateOutboxStore;
+  };
   const watched = streamWatchingFetch(pageFetch(host.origin));
   const heldReplies: (() => void)[] = [];
+  const calls: string[] = [];
   const kiosk = createLoopbackClient({
     origin: host.origin,
     token: TOKEN,
     fetch: async (input, init) => {
+      const { pathname } = new URL(String(input));
+      calls.push(pathname.slice(LOOPBACK_IPC_PATH.length));
       const response = await watched.fetch(input, init);
-      if (new URL(String(input)).pathname === `${LOOPBACK_IPC_PATH}debitGiftCard`) {
+      if (pathname === `${LOOPBACK_IPC_PATH}debitGiftCard`) {
         await new Promise<void>((resolve) => heldReplies.push(resolve));
       }
       return response;
@@ -89,15 +107,21 @@ async function openScreen() {
   });
   /** The request id of every debit event this screen received, in order. */
   const seen: string[] = [];
+  const outbox = createOutboxStore(kiosk);
+  await outbox.getState().refresh();
   const off = kiosk.onOutboxChanged((event) => {
     if ('debit' in event) seen.push(event.debit.requestId ?? '');
     store.getState().applyEvent(event);
+    outbox.getState().applyEvent(event);
   });
   await watched.streamOpen;
   return {
+    kiosk,
     store,
+    outbox,
     seen,
     heldReplies,
+    calls,
     close: () => {
       off();
       store.getState().dispose();
@@ -172,6 +196,26 @@ it("two screens' debits whose events interleave: each screen shows its own outco
     await firstSubmitted;
     expect(first.store.getState().debit).toMatchObject({ requestId: firstId, state: 'applied' });
     expect(second.store.getState().debit).toMatchObject({ requestId: secondId, state: 'refused' });
+
+    // The pending list and the alert followed the events' own rows: the lists were read once, at
+    // the start (two calls), and the events cost reads of the summary alone.
+    for (const { calls } of [first, second]) {
+      expect(calls.filter((call) => call === 'listDebits')).toHaveLength(2);
+      expect(calls.filter((call) => call === 'getOutboxSummary').length).toBeGreaterThan(1);
+    }
+    const [open, attention] = await Promise.all([
+      first.kiosk.listDebits({ view: 'open', limit: 200 }),
+      first.kiosk.listDebits({ view: 'attention', limit: 200 }),
+    ]);
+    expect(open).toMatchObject({ ok: true, value: { debits: [] } });
+    expect(attention).toMatchObject({
+      ok: true,
+      value: { debits: [{ requestId: secondId, maskedNumber: expect.any(String) }] },
+    });
+    for (const screen of [first, second]) {
+      expect(screen.outbox.getState().open).toEqual(open.ok && open.value.debits);
+      expect(screen.outbox.getState().attention).toEqual(attention.ok && attention.value.debits);
+    }
   } finally {
     first.close();
     second.close();
