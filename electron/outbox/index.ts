@@ -50,6 +50,7 @@ export {
 } from './archiver.ts';
 export { archivableStates } from './archive.ts';
 export { outcomeEvidenceMigration } from './migrations/014-outcome-evidence.ts';
+export { attentionIndexMigration } from './migrations/016-attention-index.ts';
 export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export { localDayBounds, localDateOf } from './day-bounds.ts';
 export {

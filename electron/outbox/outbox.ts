@@ -639,6 +639,11 @@ export class Outbox {
     );
   }
 
+  /** Refused, failed or expired and not yet acknowledged by staff, oldest first, at most `limit`. */
+  needingAttention(limit: number): OutboxDebit[] {
+    return this.store.needingAttention(limit);
+  }
+
   /** Refused, failed or expired debits staff have not resolved yet, oldest first. */
   unresolved(limit = 200): OutboxDebit[] {
     return this.store.unresolved(limit);

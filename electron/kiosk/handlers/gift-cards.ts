@@ -128,11 +128,7 @@ function debitsOf(outbox: Outbox, view: ListDebitsRequest['view'], limit: number
         .sort((a, b) => a.id - b.id)
         .slice(0, limit);
     case 'attention':
-      return (['refused', 'failed', 'expired'] as const)
-        .flatMap((state) => outbox.list({ state }))
-        .filter((debit) => debit.acknowledgedAt === null)
-        .sort((a, b) => a.id - b.id)
-        .slice(0, limit);
+      return outbox.needingAttention(limit);
     case 'recent':
       return outbox.recent(limit);
     case 'unresolved':
