@@ -61,7 +61,7 @@ export function debitView(debit: OutboxDebit): DebitView {
     resolvedAt: isoOrNull(debit.resolvedAt),
     resolvedBy: debit.resolvedBy,
     acknowledged: debit.acknowledgedAt !== null,
-    requestId: debit.requestId,
+    requestId: debit.requestId ?? null,
     unresolved: isUnresolved(debit),
     heldReason: heldReasonOf(debit),
     outcomeUnknown:
