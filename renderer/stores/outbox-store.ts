@@ -54,12 +54,16 @@ export function isCancellable(debit: DebitView): boolean {
 
 export function createOutboxStore(api: KioskApi, now: () => number = Date.now): OutboxStore {
   return createStore<OutboxState>()((set, get) => {
+    /** Full reads under way: what they read may be older than an event that arrives meanwhile. */
+    let reading = 0;
     const refresh = coalesce(async () => {
+      reading += 1;
       const [summary, open, attention] = await Promise.all([
         settle(api.getOutboxSummary()),
         settle(api.listDebits({ view: 'open', limit: OUTBOX_LIST_LIMIT })),
         settle(api.listDebits({ view: 'attention', limit: OUTBOX_LIST_LIMIT })),
       ]);
+      reading -= 1;
       const failure = [summary, open, attention].find((reply) => !reply.ok);
       set({
         ...(summary.ok
@@ -150,7 +154,9 @@ export function createOutboxStore(api: KioskApi, now: () => number = Date.now): 
           set((state) => placeDebit(state, event.debit));
         }
         // Counts and amounts are main's to compute: read them again rather than patch locally.
-        void refreshSummary();
+        // A full read under way may have read the lists before this event, and would put them
+        // back as they were: it is made once more after it ends, as the coalescer does.
+        void (reading > 0 ? refresh() : refreshSummary());
       },
     };
   });
