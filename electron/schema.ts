@@ -6,6 +6,7 @@ import {
 } from './catalog/index.ts';
 import {
   archiveMigration,
+  attentionIndexMigration,
   cardCacheMigration,
   debitKeysMigration,
   debitsMigration,
@@ -44,6 +45,7 @@ export const kioskSchema: DatabaseSchema = {
     archiveMigration,
     outcomeEvidenceMigration,
     settledAtMigration,
+    attentionIndexMigration,
   ],
   preserved: [unsettledDebits],
 };

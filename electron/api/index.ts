@@ -35,6 +35,7 @@ export {
   isCommerceApiError,
 } from './errors.ts';
 export type { ExchangeEvent } from './invoke.ts';
+export { JsonText } from './json-text.ts';
 export type {
   CallOptions,
   OperationArgs,

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { NotShownBody, NotShownQuery } from '../../shared/api/not-shown.ts';
 import type { Operation } from '../../shared/api/operation.ts';
 import { InvalidRequest, type RequestIssue, formatIssuePath } from './errors.ts';
+import { JsonText } from './json-text.ts';
 import type { HttpMethod } from './transport.ts';
 
 /**
@@ -63,6 +64,14 @@ function parsePart(
       };
     }),
   );
+}
+
+function parseJsonText(operationId: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    refuse(operationId, [{ path: 'body', message: 'the serialised body is not JSON' }]);
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -134,8 +143,16 @@ export function prepareRequest(
   const headers = operation.headers
     ? parsePart(operationId, 'headers', operation.headers, given['headers'] ?? {})
     : undefined;
+  // Already serialised (the outbox's stored body): checked as parsed, sent as given.
+  const givenBody = given['body'];
+  const preserialised = givenBody instanceof JsonText ? givenBody.text : undefined;
   const body = operation.body
-    ? parsePart(operationId, 'body', notShown?.body ? NotShownBody : operation.body, given['body'])
+    ? parsePart(
+        operationId,
+        'body',
+        notShown?.body ? NotShownBody : operation.body,
+        preserialised === undefined ? givenBody : parseJsonText(operationId, preserialised),
+      )
     : undefined;
 
   const paramValues = (params ?? {}) as Record<string, unknown>;
@@ -159,7 +176,7 @@ export function prepareRequest(
   }
   let serialisedBody: string | undefined;
   if (operation.body) {
-    serialisedBody = JSON.stringify(body);
+    serialisedBody = preserialised ?? JSON.stringify(body);
     sentHeaders['Content-Type'] = 'application/json';
   }
 

@@ -12,7 +12,7 @@ type KioskEventMap = { [E in EventName]: EventPayloadOf<E> };
 
 export interface KioskEventsInput {
   readonly client: Pick<CommerceApiClient, 'connectivity'>;
-  readonly outbox: Pick<Outbox, 'events'>;
+  readonly outbox: Pick<Outbox, 'events' | 'knownCard'>;
   readonly catalogSync: Pick<CatalogSyncService, 'events'>;
   readonly printQueue: Pick<PrintQueue, 'events'> | undefined;
   readonly logger: Logger;
@@ -38,7 +38,7 @@ export function connectKioskEvents(input: KioskEventsInput): KioskEvents {
     events.emit(event, payload as KioskEventMap[E]);
   const unsubscribes: (() => void)[] = [
     client.connectivity.on('change', (change) => emit('connectivityChanged', { ...change })),
-    outbox.events.on('change', (event) => emit('outboxChanged', outboxEventView(event))),
+    outbox.events.on('change', (event) => emit('outboxChanged', outboxEventView(event, outbox))),
     catalogSync.events.on('progress', (progress) =>
       emit('syncProgress', { type: 'progress', progress: { ...progress } }),
     ),

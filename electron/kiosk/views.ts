@@ -62,7 +62,7 @@ export function debitView(debit: OutboxDebit): DebitView {
     settledAt: isoOrNull(debit.settledAt),
     settledBy: debit.settledBy,
     acknowledged: debit.acknowledgedAt !== null,
-    requestId: debit.requestId,
+    requestId: debit.requestId ?? null,
     unresolved: isUnresolved(debit),
     heldReason: heldReasonOf(debit),
     outcomeUnknown:
@@ -115,14 +115,25 @@ export function dayReportView(
   };
 }
 
-export function outboxEventView(event: OutboxEvent): OutboxChanged {
+/**
+ * An outbox event as the screens get it: each debit as `listDebits` shows it (masked number
+ * included), so that the screens' lists follow the events without reading them again.
+ */
+export function outboxEventView(
+  event: OutboxEvent,
+  outbox: Pick<Outbox, 'knownCard'>,
+): OutboxChanged {
   switch (event.type) {
     case 'accepted':
-      return { type: 'accepted', debit: debitView(event.debit), connectivity: event.connectivity };
+      return {
+        type: 'accepted',
+        debit: debitWithCardView(event.debit, outbox),
+        connectivity: event.connectivity,
+      };
     case 'state-changed':
       return {
         type: 'state-changed',
-        debit: debitView(event.debit),
+        debit: debitWithCardView(event.debit, outbox),
         from: event.from,
         to: event.to,
         reason: event.reason,
@@ -130,7 +141,7 @@ export function outboxEventView(event: OutboxEvent): OutboxChanged {
     case 'attention-required':
       return {
         type: 'attention-required',
-        debit: debitView(event.debit),
+        debit: debitWithCardView(event.debit, outbox),
         code: event.code,
         message: safeMessage(event.message),
       };

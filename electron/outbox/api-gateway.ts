@@ -5,7 +5,7 @@ import {
   type RecordViewOf,
   resolveRecord,
 } from '../../shared/profile/index.ts';
-import type { CommerceApiClient, RetryPolicyOverrides } from '../api/index.ts';
+import { type CommerceApiClient, JsonText, type RetryPolicyOverrides } from '../api/index.ts';
 import type { ConnectivityStatus } from './events.ts';
 import type { DebitGateway } from './gateway.ts';
 
@@ -26,7 +26,7 @@ type DebitCall = (
   args: {
     params: { giftCardId: string };
     headers: { 'Idempotency-Key': string };
-    body: Record<string, unknown>;
+    body: JsonText;
   },
   options?: { freshConnection?: boolean },
 ) => Promise<unknown>;
@@ -49,13 +49,12 @@ export function createApiGateway(
   const getGiftCard = client.getGiftCard.bind(client) as unknown as CardCall;
   return {
     debit: async (giftCardId, idempotencyKey, requestBody, options) => {
-      // The stored text is what JSON.stringify made of the body, and the client serialises
-      // the parsed object the same way: these exact bytes go out on every attempt.
+      // The stored text itself, never re-serialised: these exact bytes go out on every attempt.
       const reply = await debitGiftCard(
         {
           params: { giftCardId },
           headers: { 'Idempotency-Key': idempotencyKey },
-          body: JSON.parse(requestBody) as Record<string, unknown>,
+          body: new JsonText(requestBody),
         },
         { freshConnection: options?.freshConnection === true },
       );

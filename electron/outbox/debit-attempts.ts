@@ -5,7 +5,6 @@ import type { RecordViewOf } from '../../shared/profile/index.ts';
 import type { ClockInstant, ServiceClock, ServiceTimeBounds } from '../api/index.ts';
 import { monotonicNow } from '../foundation/index.ts';
 import type { Logger } from '../logging/index.ts';
-import type { Lease } from '../storage/index.ts';
 import { classifyFailure, isCredentialsRejected, noteOf, retryAfterOf } from './attempt-failure.ts';
 import type { PauseReason } from './events.ts';
 import type { FailureNote, OutboxDebit, Transition } from './debit.ts';
@@ -20,6 +19,7 @@ import {
   type ReconcileSettings,
 } from './reconcile.ts';
 import type { RetrySchedule } from './retry-schedule.ts';
+import type { SenderLease } from './sender-lease.ts';
 import { type DebitServiceTimes, inFlightRemainingMs, provablyOlderThan } from './service-times.ts';
 import { rebuildAfterEvidence } from './unknown-outcome.ts';
 import { usagesVerified } from './usage-evidence.ts';
@@ -28,15 +28,12 @@ export interface DebitAttemptsOptions {
   readonly outbox: Outbox;
   readonly gateway: DebitGateway;
   /** The sender's lease: every write that follows a reply is made under it. */
-  readonly lease: Lease;
+  readonly lease: SenderLease;
   readonly schedule: RetrySchedule;
   readonly reconcile: ReconcileSettings;
   /** How long an attempted row's last attempt may still be under way (`SenderOptions`). */
   readonly inFlightGraceMs: number;
   readonly logger: Logger;
-  /** The lease was renewed to commit an attempt: the loop's own renewal can wait. */
-  readonly onLeaseRenewed: (at: number) => void;
-  readonly onLeaseLost: () => void;
   /** The credentials were rejected: nothing may be sent until an administrator acts. */
   readonly pause: (note: FailureNote, reason?: PauseReason) => void;
   /** A reading of the service's clock older than this is refreshed before it proves anything. */
@@ -89,13 +86,11 @@ type Recorded<T> = { readonly recorded: true; readonly value: T } | { readonly r
 export class DebitAttempts {
   readonly #outbox: Outbox;
   readonly #gateway: DebitGateway;
-  readonly #lease: Lease;
+  readonly #lease: SenderLease;
   readonly #schedule: RetrySchedule;
   readonly #reconcile: ReconcileSettings;
   readonly #inFlightGraceMs: number;
   readonly #logger: Logger;
-  readonly #onLeaseRenewed: (at: number) => void;
-  readonly #onLeaseLost: () => void;
   readonly #pause: (note: FailureNote, reason?: PauseReason) => void;
   readonly #serviceClock: ServiceClock;
   readonly #freshServiceTimeMs: number;
@@ -121,8 +116,6 @@ export class DebitAttempts {
     this.#reconcile = options.reconcile;
     this.#inFlightGraceMs = options.inFlightGraceMs;
     this.#logger = options.logger;
-    this.#onLeaseRenewed = options.onLeaseRenewed;
-    this.#onLeaseLost = options.onLeaseLost;
     this.#pause = options.pause;
     this.#serviceClock = options.gateway.serviceClock;
     this.#freshServiceTimeMs = options.freshServiceTimeMs;
@@ -333,12 +326,9 @@ export class DebitAttempts {
         digestOf(head.requestBody),
       );
     }, 'full');
-    if (marked === 'lease-lost') {
-      this.#onLeaseLost();
-      return;
-    }
-    if (!marked) return; // cancelled, expired or taken meanwhile
-    this.#onLeaseRenewed(clock.now());
+    // Lost: the lease said so (the `sender-lease` event); a successor sends the row.
+    if (marked === 'lease-lost' || !marked) return; // or cancelled, expired, taken meanwhile
+    this.#lease.renewed(clock.now());
     this.#emitTransition(marked, 'ATTEMPT');
     const attempt = {
       debit: marked.debit,
@@ -372,21 +362,13 @@ export class DebitAttempts {
   }
 
   /**
-   * Still the holder: the lease renewed, or, lapsed without anyone taking it (a forward step of
-   * the wall clock makes it look lapsed), taken again. Never from a live successor.
-   */
-  #keepLease(): boolean {
-    return this.#lease.renew() || this.#lease.tryAcquire();
-  }
-
-  /**
    * The lease, renewed in the transaction that marks rows `sending`: still the holder when they
    * commit. Once per transaction, however many cards' heads it marks.
    */
   #renewLeaseInCommit(): boolean {
     const transaction = this.#commits.transaction;
     if (this.#leaseRenewal.transaction !== transaction) {
-      this.#leaseRenewal = { transaction, held: this.#keepLease() };
+      this.#leaseRenewal = { transaction, held: this.#lease.keep() };
     }
     return this.#leaseRenewal.held;
   }
@@ -686,7 +668,7 @@ export class DebitAttempts {
     const written = await this.#record(
       head,
       () =>
-        this.#keepLease()
+        this.#lease.keep()
           ? this.#outbox.store.markReconciled(head.id, usage, this.#outbox.clock.now())
           : undefined,
       'full',
@@ -858,7 +840,7 @@ export class DebitAttempts {
       if (verdict !== 'absent') return;
     }
     const transition = this.#outbox.db.transaction(() =>
-      this.#keepLease() ? this.#outbox.store.expire(head.id, clock.now(), note) : undefined,
+      this.#lease.keep() ? this.#outbox.store.expire(head.id, clock.now(), note) : undefined,
     );
     if (transition) this.#emitTransition(transition, 'EXPIRED');
   }

@@ -52,6 +52,7 @@ export {
 export { archivableStates } from './archive.ts';
 export { outcomeEvidenceMigration } from './migrations/014-outcome-evidence.ts';
 export { settledAtMigration } from './migrations/015-settled-at.ts';
+export { attentionIndexMigration } from './migrations/016-attention-index.ts';
 export { unsettledDebits } from './migrations/unsettled-debits.ts';
 export { localDayBounds, localDateOf } from './day-bounds.ts';
 export {

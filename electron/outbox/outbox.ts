@@ -18,7 +18,6 @@ import {
   StaffResolutionInput,
 } from '../../shared/ipc/gift-cards.ts';
 import {
-  debitBodyOf,
   debitBodyRefusal,
   defaultProfile,
   type IntegrationProfile,
@@ -39,6 +38,7 @@ import {
 import { CardCache, type CachedCard, cardValuesOf, cardValuesOfView } from './card-cache.ts';
 import { findOfflineCardRefusal, OfflineCardRefused } from './offline-card-check.ts';
 import { type DebitKey, heldReasonOf, isSettled, type OutboxDebit } from './debit.ts';
+import { requestBodyOf } from './request-body.ts';
 import { type OpenTotals, OutboxStore } from './store.ts';
 import { Wakeup } from './wakeup.ts';
 
@@ -335,14 +335,12 @@ export class Outbox {
       'reference',
     );
     // The exact bytes sent on every attempt, in the shape the integration profile gives.
-    const requestBody = JSON.stringify(
-      debitBodyOf(this.profile, {
-        amount,
-        currency: 'EUR',
-        reference: ownReference,
-        shopId,
-      }),
-    );
+    const requestBody = requestBodyOf(this.profile, {
+      amount,
+      currency: 'EUR',
+      reference: ownReference,
+      shopId,
+    });
     // The row of an earlier enqueue of this request, if it is this same debit (its reference
     // carries its own key's suffix: only the caller's part is compared).
     const sameDebit = (existing: OutboxDebit): OutboxDebit => {
@@ -453,14 +451,12 @@ export class Outbox {
     if (refusal !== null) throw new InvalidDebit([{ path: 'profile', message: refusal }]);
     for (const debit of this.store.list({ state: 'pending' })) {
       const held = heldReasonOf(debit);
-      const requestBody = JSON.stringify(
-        debitBodyOf(profile, {
-          amount: debit.amountCents / 100,
-          currency: 'EUR',
-          reference: debit.reference,
-          shopId: debit.shopId,
-        }),
-      );
+      const requestBody = requestBodyOf(profile, {
+        amount: debit.amountCents / 100,
+        currency: 'EUR',
+        reference: debit.reference,
+        shopId: debit.shopId,
+      });
       if (requestBody === debit.requestBody) continue;
       // Waiting for a retry: its key may be with the service, with these bytes. Left as it is.
       if (held === null && debit.attempts > 0) {
@@ -631,6 +627,11 @@ export class Outbox {
         ? `debit ${id} was already resolved (${recorded.kind}${recorded.method ? `, ${recorded.method}` : ''})`
         : `debit ${id} is ${current.state}; only a refused, failed or expired debit is resolved`,
     );
+  }
+
+  /** Refused, failed or expired and not yet acknowledged by staff, oldest first, at most `limit`. */
+  needingAttention(limit: number): OutboxDebit[] {
+    return this.store.needingAttention(limit);
   }
 
   /** Refused, failed or expired debits staff have not resolved yet, oldest first. */

@@ -13,6 +13,7 @@ import type { DebitGateway } from './gateway.ts';
 import type { Outbox } from './outbox.ts';
 import { defaultReconcileSettings, type ReconcileSettings } from './reconcile.ts';
 import { defaultSenderRetry, RetrySchedule, type SenderRetrySettings } from './retry-schedule.ts';
+import { SenderLease } from './sender-lease.ts';
 import { Wakeup } from './wakeup.ts';
 
 /**
@@ -114,12 +115,11 @@ export class OutboxSender {
   readonly owner: string;
   readonly #outbox: Outbox;
   readonly #gateway: DebitGateway;
-  readonly #lease: Lease;
+  readonly #lease: SenderLease;
   readonly #schedule: RetrySchedule;
   readonly #attempts: DebitAttempts;
   readonly #concurrency: number;
   readonly #idlePollMs: number;
-  readonly #renewEveryMs: number;
   /** No retry time is further ahead than this: one that is was set before the clock went back. */
   readonly #horizonMs: number;
   readonly #logger: Logger;
@@ -131,9 +131,6 @@ export class OutboxSender {
 
   #loop: Promise<void> | undefined;
   #stopping = false;
-  #holdsLease = false;
-  #leaseCheckedOnce = false;
-  #lastRenewAt = 0;
   #paused: { code: string; message: string } | null = null;
   #liftRequested = false;
 
@@ -142,14 +139,16 @@ export class OutboxSender {
     this.#gateway = options.gateway;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const leaseTtlMs = options.leaseTtlMs ?? 60_000;
-    this.#lease = new Lease(options.outbox.db, {
-      name: SENDER_LEASE,
-      owner: this.owner,
-      ttlMs: leaseTtlMs,
-      now: () => this.#outbox.clock.now(),
-      isHolderAlive: options.takeOverDeadHolders === false ? undefined : localHolderAlive,
-    });
-    this.#renewEveryMs = Math.max(1, Math.floor(leaseTtlMs / 3));
+    this.#lease = new SenderLease(
+      new Lease(options.outbox.db, {
+        name: SENDER_LEASE,
+        owner: this.owner,
+        ttlMs: leaseTtlMs,
+        now: () => this.#outbox.clock.now(),
+        isHolderAlive: options.takeOverDeadHolders === false ? undefined : localHolderAlive,
+      }),
+      (held) => this.#outbox.events.emit('change', { type: 'sender-lease', held, owner: this.owner }),
+    );
     this.#concurrency = Math.max(1, Math.trunc(options.concurrency ?? 2));
     const retry: SenderRetrySettings = {
       backoff: { ...defaultSenderRetry.backoff, ...options.retry?.backoff },
@@ -176,10 +175,6 @@ export class OutboxSender {
       reconcile: { ...defaultReconcileSettings, ...options.reconcile },
       inFlightGraceMs,
       logger: this.#logger,
-      onLeaseRenewed: (at) => {
-        this.#lastRenewAt = at;
-      },
-      onLeaseLost: () => this.#setLease(false),
       pause: (note, reason) => this.#pause(note, reason),
       freshServiceTimeMs: options.freshServiceTimeMs ?? 60_000,
       stopping: () => this.#stopping,
@@ -193,7 +188,7 @@ export class OutboxSender {
     const now = this.#outbox.clock.now();
     return {
       running: this.#loop !== undefined,
-      holdsLease: this.#holdsLease,
+      holdsLease: this.#lease.held,
       paused: this.#paused,
       gateUntil: this.#schedule.closedUntil(now),
       inFlight: this.#inFlight.size,
@@ -217,7 +212,10 @@ export class OutboxSender {
     await this.#loop;
   }
 
-  /** Sends now what is due (after an enqueue, or when connectivity comes back). */
+  /**
+   * Sends now what is due (staff's "send now", a person's "not applied, send again"). An enqueue
+   * needs no call: its `accepted` event wakes the loop, once.
+   */
   wake(): void {
     this.#wakeup.wake();
   }
@@ -297,7 +295,7 @@ export class OutboxSender {
       for (;;) {
         const now = clock.now();
         const elapsed = monotonicNow(clock);
-        if (this.#leaseCheckedOnce && !this.#holdsLease) {
+        if (this.#lease.checked && !this.#lease.held) {
           result = 'lease-held';
           break;
         }
@@ -305,7 +303,7 @@ export class OutboxSender {
           result = 'paused';
           break;
         }
-        if (this.#leaseCheckedOnce && this.#inFlight.size === 0) {
+        if (this.#lease.checked && this.#inFlight.size === 0) {
           const summary = this.#outbox.store.summary();
           if (summary.openCount === 0) {
             result = 'empty';
@@ -366,15 +364,11 @@ export class OutboxSender {
       await Promise.allSettled([...this.#inFlight.values()]);
     } finally {
       off();
-      if (this.#holdsLease) {
-        try {
-          this.#lease.release();
-        } catch (error) {
-          this.#logger.warn('outbox.sender.release_failed', { error });
-        }
-        this.#setLease(false);
+      try {
+        this.#lease.release();
+      } catch (error) {
+        this.#logger.warn('outbox.sender.release_failed', { error });
       }
-      this.#leaseCheckedOnce = false;
     }
   }
 
@@ -382,23 +376,13 @@ export class OutboxSender {
   #tick(): number {
     const clock = this.#outbox.clock;
     let now = clock.now();
-    if (!this.#holdsLease) {
-      const acquired = this.#lease.tryAcquire();
-      this.#leaseCheckedOnce = true;
-      if (!acquired) return Math.min(this.#renewEveryMs, this.#idlePollMs);
-      this.#lastRenewAt = now;
-      this.#setLease(true);
+    if (!this.#lease.held) {
+      if (!this.#lease.take(now)) return Math.min(this.#lease.renewEveryMs, this.#idlePollMs);
       this.#attempts.recoverInterrupted(now);
-    } else if (now - this.#lastRenewAt >= this.#renewEveryMs || now < this.#lastRenewAt) {
-      // (A clock that went back would otherwise postpone the renewal by as much.) A clock that
-      // went ahead makes the lease look lapsed: taken again at once if nobody else took it.
-      if (!this.#lease.renew() && !this.#lease.tryAcquire()) {
-        this.#setLease(false);
-        return 0;
-      }
-      this.#lastRenewAt = now;
+    } else if (!this.#lease.renewIfDue(now)) {
+      return 0;
     }
-    if (this.#paused) return this.#renewEveryMs;
+    if (this.#paused) return this.#lease.renewEveryMs;
 
     if (this.#liftRequested) {
       this.#schedule.lift();
@@ -416,7 +400,7 @@ export class OutboxSender {
     }
     now = clock.now();
     const gateUntil = this.#schedule.closedUntil(now);
-    if (gateUntil !== null) return Math.min(gateUntil - now, this.#renewEveryMs);
+    if (gateUntil !== null) return Math.min(gateUntil - now, this.#lease.renewEveryMs);
 
     const free = this.#concurrency - this.#inFlight.size;
     if (free > 0) {
@@ -436,9 +420,9 @@ export class OutboxSender {
       }
     }
     // An attempt that finishes wakes the loop; otherwise sleep until the next row is due.
-    if (this.#inFlight.size > 0) return this.#renewEveryMs;
+    if (this.#inFlight.size > 0) return this.#lease.renewEveryMs;
     const nextDue = this.#outbox.store.nextDueAt(clock.now(), this.#horizonMs);
-    const cap = Math.min(this.#idlePollMs, this.#renewEveryMs);
+    const cap = Math.min(this.#idlePollMs, this.#lease.renewEveryMs);
     return nextDue === undefined ? cap : Math.max(0, Math.min(nextDue - clock.now(), cap));
   }
 
@@ -468,7 +452,7 @@ export class OutboxSender {
    * waits for a slot: a card with a long queue must not keep the others waiting.
    */
   #chainAfter(settled: OutboxDebit): void {
-    if (this.#stopping || this.#paused || !this.#holdsLease) return;
+    if (this.#stopping || this.#paused || !this.#lease.held) return;
     const card = settled.giftCardId;
     if (!this.#inFlight.has(card)) return;
     const now = this.#outbox.clock.now();
@@ -479,12 +463,6 @@ export class OutboxSender {
     if (next?.state !== 'pending') return;
     const due = next.nextAttemptAt <= now || next.nextAttemptAt > now + this.#horizonMs;
     if (due) this.#launch(next, true);
-  }
-
-  #setLease(held: boolean): void {
-    if (this.#holdsLease === held) return;
-    this.#holdsLease = held;
-    this.#outbox.events.emit('change', { type: 'sender-lease', held, owner: this.owner });
   }
 
   #pause(note: FailureNote, reason: PauseReason = 'credentials-rejected'): void {

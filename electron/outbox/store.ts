@@ -1143,6 +1143,19 @@ export class OutboxStore {
     return row ? toDebit(row) : undefined;
   }
 
+  /**
+   * Refused, failed or expired and not yet acknowledged by staff, oldest first: the screens'
+   * attention list. Never archived (archiving takes only acknowledged ones), so the live table
+   * alone; `LIMIT` in SQL, one range of the index of these states (migration 16).
+   */
+  needingAttention(limit: number): OutboxDebit[] {
+    const rows = this.#sql(
+      `SELECT * FROM outbox_debits WHERE state IN ('refused', 'failed', 'expired')
+         AND acknowledged_at IS NULL ORDER BY id LIMIT ?`,
+    ).all(limit) as unknown as DebitRow[];
+    return rows.map(toDebit);
+  }
+
   /** Uncollected debits with nothing recorded by staff, oldest first. */
   unresolved(limit: number): OutboxDebit[] {
     const rows = this.#sql(

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { debitBodyOf } from '../../shared/profile/index.ts';
 import type { OutboxDebit } from './debit.ts';
 import { OutboxError } from './errors.ts';
 import type { Outbox } from './outbox.ts';
+import { requestBodyOf } from './request-body.ts';
 
 /**
  * A debit held as "outcome unknown" waits for a person: its earlier attempt may have reached the
@@ -83,14 +83,12 @@ export function rebuildAfterEvidence(
   debit: OutboxDebit,
   forceNewKey = debit.outcomeUnknown?.reason === 'KEY_REUSED',
 ): void {
-  const requestBody = JSON.stringify(
-    debitBodyOf(outbox.profile, {
-      amount: debit.amountCents / 100,
-      currency: 'EUR',
-      reference: debit.reference,
-      shopId: debit.shopId,
-    }),
-  );
+  const requestBody = requestBodyOf(outbox.profile, {
+    amount: debit.amountCents / 100,
+    currency: 'EUR',
+    reference: debit.reference,
+    shopId: debit.shopId,
+  });
   outbox.store.rebuildBody(debit.id, debit, requestBody, randomUUID, outbox.clock.now(), {
     forceNewKey,
   });

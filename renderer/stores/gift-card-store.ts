@@ -147,6 +147,20 @@ interface Sale {
   lostReplies: number;
 }
 
+/**
+ * Main's newer word on a debit, whichever way it came: events arrive in the order main emits
+ * them, and a reply only ever tells about its own request's debit, so the last to arrive stands,
+ * except that nothing undoes a final state (a reply read before the answer may arrive after the
+ * event that brought it).
+ */
+function laterView(current: DebitView | null, next: DebitView): DebitView {
+  return current !== null && isFinal(current) && !isFinal(next) ? current : next;
+}
+
+function isFinal(debit: DebitView): boolean {
+  return debit.state !== 'pending' && debit.state !== 'sending';
+}
+
 /** What main said is an outcome to show (the service's answer, stored offline, a refusal). */
 function outcomeKnown(sale: Sale): boolean {
   if (sale.error !== null) return true;
@@ -183,12 +197,14 @@ export function createGiftCardStore(
     let onScreen: string | null = null;
     const sales = new Map<string, Sale>();
     const lastDelay = recheckDelaysMs[recheckDelaysMs.length - 1] ?? 0;
-    // The newest view of each debit the events showed: an event can overtake the reply that
-    // tells which debit is ours.
-    const seen = new Map<number, DebitView>();
-    const newest = (debit: DebitView): DebitView => {
-      const other = seen.get(debit.id);
-      return other && other.updatedAt > debit.updatedAt ? other : debit;
+    /** The sale whose confirmation minted this request id: every view of a debit names it. */
+    const saleOf = (view: DebitView): Sale | undefined => {
+      const requestId = view.requestId?.toLowerCase();
+      if (requestId === undefined) return undefined;
+      for (const sale of sales.values()) {
+        if (sale.confirmation.requestId.toLowerCase() === requestId) return sale;
+      }
+      return undefined;
     };
 
     const unshownOf = (): UnshownDebit[] =>
@@ -299,10 +315,7 @@ export function createGiftCardStore(
         sale.lost = false;
         sale.held = null;
         sale.lostReplies = 0;
-        const debit = newest(reply.value.debit);
-        if (sale.debit?.id !== debit.id || sale.debit.updatedAt <= debit.updatedAt) {
-          sale.debit = debit;
-        }
+        sale.debit = laterView(sale.debit, reply.value.debit);
         sale.delivery = reply.value.delivery;
         sale.replayed = reply.value.replayed;
         // Stored, the service's answer not in yet: the events say it, and main is asked again
@@ -329,7 +342,7 @@ export function createGiftCardStore(
       show(giftCardId);
     };
 
-    const saleOf = (confirmation: DebitConfirmation, lost: boolean): Sale => ({
+    const newSale = (confirmation: DebitConfirmation, lost: boolean): Sale => ({
       confirmation,
       sending: false,
       lost,
@@ -375,7 +388,7 @@ export function createGiftCardStore(
     // the newest one's card on screen again.
     const restored = storage.load();
     for (const confirmation of restored) {
-      sales.set(confirmation.giftCardId, saleOf(confirmation, true));
+      sales.set(confirmation.giftCardId, newSale(confirmation, true));
     }
     const latest = restored.at(-1);
     if (latest) {
@@ -428,7 +441,7 @@ export function createGiftCardStore(
         };
         // Kept before it is sent: a reload from here on asks about this debit, not a new one.
         storage.save(next);
-        const sale = saleOf(next, false);
+        const sale = newSale(next, false);
         sales.set(card.id, sale);
         set({ unshown: unshownOf(), debit: null, delivery: null, replayed: false });
         await send(sale);
@@ -441,15 +454,8 @@ export function createGiftCardStore(
       applyEvent: (event) => {
         if (!('debit' in event)) return;
         const view = event.debit;
-        seen.set(view.id, newest(view));
-        // Only the latest few matter (the one being submitted); keep the map small.
-        if (seen.size > 50) seen.delete(seen.keys().next().value as number);
-        for (const sale of sales.values()) {
-          const ours = sale.debit
-            ? sale.debit.id === view.id
-            : view.requestId?.toLowerCase() === sale.confirmation.requestId.toLowerCase();
-          if (!ours) continue;
-          if (sale.debit && sale.debit.updatedAt > view.updatedAt) return;
+        const sale = saleOf(view);
+        if (sale) {
           // Withdrawn over an offline limit when its wait ended (nothing reached the service):
           // the reply, or asking again, gives that refusal with its limit; "cancelled" would not.
           if (isWithdrawnView(view)) return;
@@ -471,17 +477,17 @@ export function createGiftCardStore(
           // A lost reply's debit named by main: stored, and from now on followed by its events.
           // A held one no longer held (a person recorded its outcome): that outcome is shown.
           sale.held = null;
-          sale.debit = view;
+          sale.debit = laterView(sale.debit, view);
           show(sale.confirmation.giftCardId);
           return;
         }
+        // The outcome on screen, its sale over: the events go on telling what became of it.
         const current = get().debit;
         if (!current || current.id !== view.id) return;
-        if (current.updatedAt > view.updatedAt) return;
-        set({ debit: view });
-        if (view.state === 'applied' && current.state !== 'applied') {
-          void reread(view.giftCardId);
-        }
+        const next = laterView(current, view);
+        if (next === current) return;
+        set({ debit: next });
+        if (next.state === 'applied' && current.state !== 'applied') void reread(next.giftCardId);
       },
       clear: () => {
         lookupGeneration++;

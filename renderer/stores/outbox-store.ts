@@ -11,6 +11,7 @@ import type {
   StaffOutcome,
 } from '../../shared/ipc/gift-cards.ts';
 import { settle } from './call.ts';
+import { OUTBOX_LIST_LIMIT, placeDebit } from './outbox-lists.ts';
 import { coalesce } from './refresh-coalescer.ts';
 
 export interface OutboxState {
@@ -53,12 +54,16 @@ export function isCancellable(debit: DebitView): boolean {
 
 export function createOutboxStore(api: KioskApi, now: () => number = Date.now): OutboxStore {
   return createStore<OutboxState>()((set, get) => {
+    /** Full reads under way: what they read may be older than an event that arrives meanwhile. */
+    let reading = 0;
     const refresh = coalesce(async () => {
+      reading += 1;
       const [summary, open, attention] = await Promise.all([
         settle(api.getOutboxSummary()),
-        settle(api.listDebits({ view: 'open', limit: 200 })),
-        settle(api.listDebits({ view: 'attention', limit: 200 })),
+        settle(api.listDebits({ view: 'open', limit: OUTBOX_LIST_LIMIT })),
+        settle(api.listDebits({ view: 'attention', limit: OUTBOX_LIST_LIMIT })),
       ]);
+      reading -= 1;
       const failure = [summary, open, attention].find((reply) => !reply.ok);
       set({
         ...(summary.ok
@@ -72,6 +77,20 @@ export function createOutboxStore(api: KioskApi, now: () => number = Date.now): 
         ...(attention.ok ? { attention: attention.value.debits } : {}),
         error: failure && !failure.ok ? failure.error : null,
       });
+    });
+
+    // After an event the lists follow its payload; only the counts and amounts are read again.
+    const refreshSummary = coalesce(async () => {
+      const summary = await settle(api.getOutboxSummary());
+      set(
+        summary.ok
+          ? {
+              summary: summary.value,
+              summaryReadAt: now(),
+              senderPaused: summary.value.sender?.paused ?? null,
+            }
+          : { error: summary.error },
+      );
     });
 
     const act = async (action: () => Promise<{ ok: boolean; error?: IpcError }>) => {
@@ -131,9 +150,13 @@ export function createOutboxStore(api: KioskApi, now: () => number = Date.now): 
           set({ senderPaused: { code: event.code, message: event.message } });
         } else if (event.type === 'sender-resumed') {
           set({ senderPaused: null });
+        } else if ('debit' in event) {
+          set((state) => placeDebit(state, event.debit));
         }
         // Counts and amounts are main's to compute: read them again rather than patch locally.
-        void get().refresh();
+        // A full read under way may have read the lists before this event, and would put them
+        // back as they were: it is made once more after it ends, as the coalescer does.
+        void (reading > 0 ? refresh() : refreshSummary());
       },
     };
   });

@@ -254,10 +254,11 @@ export const DebitView = lazySchema(() =>
     settledBy: DebitSettledBy.nullable(),
     acknowledged: z.boolean(),
     /**
-     * The renderer's request id that stored it (null for a debit enqueued without one): a screen
-     * whose reply was lost knows its debit again from an event.
+     * The request id that stored it (the screen's, or one the outbox minted; null only for a debit
+     * stored before request ids existed): a screen knows its own debit by it in every reply and
+     * event, whatever order they arrive in.
      */
-    requestId: z.string().nullable().optional(),
+    requestId: z.string().nullable(),
     /** The card's masked number when the kiosk has read it (else staff see the id's end). */
     maskedNumber: z.string().nullable().optional(),
     /** Refused, failed or expired and nothing recorded yet: the red alert on every screen. */

@@ -76,7 +76,7 @@ export function giftCardHandlers({
         ...(request.reference === undefined ? {} : { reference: request.reference }),
         waitMs,
       });
-      sender.wake();
+      // No wake here: the sender wakes on the outbox's `accepted` event, whoever enqueued.
       // No answer within the wait: the outbox decides the offline limits now, and a debit that
       // breaks them is refused (withdrawn, nothing sent) or kept for the service's answer
       // (OUTBOX_ANSWER_AWAITED: the screen asks again), never shown as stored offline.
@@ -128,11 +128,7 @@ function debitsOf(outbox: Outbox, view: ListDebitsRequest['view'], limit: number
         .sort((a, b) => a.id - b.id)
         .slice(0, limit);
     case 'attention':
-      return (['refused', 'failed', 'expired'] as const)
-        .flatMap((state) => outbox.list({ state }))
-        .filter((debit) => debit.acknowledgedAt === null)
-        .sort((a, b) => a.id - b.id)
-        .slice(0, limit);
+      return outbox.needingAttention(limit);
     case 'recent':
       return outbox.recent(limit);
     case 'unresolved':

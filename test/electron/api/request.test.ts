@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { operations } from '../../../shared/api/operations.ts';
 import { InvalidRequest } from '../../../electron/api/errors.ts';
+import { JsonText } from '../../../electron/api/json-text.ts';
 import { normaliseBaseUrl, prepareRequest } from '../../../electron/api/request.ts';
 
 const base = 'http://127.0.0.1:9';
@@ -89,6 +90,35 @@ describe('request preparation', () => {
         ),
       ).issues[0]?.path,
     ).toBe('body');
+  });
+
+  test('a body already serialised goes out as those bytes, checked against the schema first', () => {
+    const text = '{ "amount": 2.50, "currency": "EUR" }';
+    const prepared = prepareRequest(
+      operations.debitGiftCard,
+      {
+        params: { giftCardId: 'g' },
+        headers: { 'Idempotency-Key': 'k-1' },
+        body: new JsonText(text),
+      },
+      base,
+    );
+    // Parsed and stringified again it would be {"amount":2.5,"currency":"EUR"}.
+    expect(prepared.body).toBe(text);
+    for (const bad of ['{"amount":', '[1]']) {
+      const error = refusal(() =>
+        prepareRequest(
+          operations.debitGiftCard,
+          {
+            params: { giftCardId: 'g' },
+            headers: { 'Idempotency-Key': 'k-1' },
+            body: new JsonText(bad),
+          },
+          base,
+        ),
+      );
+      expect(error.issues[0]?.path, bad).toBe('body');
+    }
   });
 
   test('the debit body is serialised once with the caller key in the header', () => {

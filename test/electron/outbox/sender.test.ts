@@ -609,7 +609,8 @@ describe('startOutboxService', () => {
       db: data.open(),
       client: sb.client(),
       clock,
-      sender: { idlePollMs: 20 },
+      // Never polls within the test: the enqueue's own event is what wakes it.
+      sender: { idlePollMs: 3_600_000 },
     });
     try {
       const { debit, connectivity } = service.outbox.enqueue({

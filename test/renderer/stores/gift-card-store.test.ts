@@ -244,8 +244,12 @@ test('next card: the debit is kept and asked about; its card brings back the not
 });
 
 test('waiting for the service: the card leads back to that debit until an event brings its outcome', async () => {
-  const sending = debit({ id: 8, amount: 30, state: 'sending', attempts: 1 });
-  const kiosk = fakeKiosk({ getGiftCard: cardFor, debitGiftCard: () => reply(sending) });
+  let sending = debit({ id: 8, amount: 30, state: 'sending', attempts: 1 });
+  const kiosk = fakeKiosk({
+    getGiftCard: cardFor,
+    // Main's view names the request id that stored it, as every reply and event does.
+    debitGiftCard: (request) => reply((sending = { ...sending, requestId: request.requestId })),
+  });
   const target = start(kiosk);
   await confirm(target, '30');
   const first = target.getState().confirmation;

@@ -300,6 +300,7 @@ export function debit(overrides: Partial<DebitView> = {}): DebitView {
     settledAt: null,
     settledBy: null,
     acknowledged: false,
+    requestId: null,
     ...overrides,
   };
 }
