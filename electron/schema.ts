@@ -2,6 +2,7 @@ import {
   itemsInEntriesMigration,
   itemsRowidMigration,
   mirrorMigration,
+  MIRROR_TABLE_PREFIX,
   oneLetterPrefixMigration,
 } from './catalog/index.ts';
 import {
@@ -44,4 +45,6 @@ export const kioskSchema: DatabaseSchema = {
     outcomeEvidenceMigration,
   ],
   preserved: [unsettledDebits],
+  // The mirror is the service's catalogue, rebuilt whole by a full sync: not the kiosk's to lose.
+  copies: [MIRROR_TABLE_PREFIX],
 };

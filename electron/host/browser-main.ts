@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../../sandbox/index.ts';
+import type { RunningSandbox } from '../../sandbox/index.ts';
 import {
   cliVaultConfig,
   createVaultChain,
@@ -101,10 +101,13 @@ const adminPin = configuredPin ?? (demo ? DEMO_ADMIN_PIN : undefined);
 // outbox or a mirror kept from a previous run would describe another world.
 const dataDir = demo ? mkdtempSync(join(tmpdir(), 'commerce-kiosk-demo-')) : settingsDir;
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+let sandbox: RunningSandbox | undefined;
 let credentials: KioskCredentials;
 let apiBaseUrl: string;
 if (choice.kind === 'demo') {
+  // Loaded for the demo only: a kiosk on its service would spend a tenth of its start on the
+  // sandbox's modules (fastify, the demo data), measured by test/bench/cold-start.bench.ts.
+  const { startSandbox } = await import('../../sandbox/index.ts');
   sandbox = await startSandbox({ port: 0 });
   const account = sandbox.accounts[0] ?? fail('the embedded sandbox has no account');
   credentials = fixedCredentials({ ...account, origin: sandbox.baseUrl }, 'sandbox');
