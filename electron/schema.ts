@@ -46,5 +46,5 @@ export const kioskSchema: DatabaseSchema = {
   ],
   preserved: [unsettledDebits],
   // The mirror is the service's catalogue, rebuilt whole by a full sync: not the kiosk's to lose.
-  copies: [MIRROR_TABLE_PREFIX],
+  copiedTablePrefixes: [MIRROR_TABLE_PREFIX],
 };

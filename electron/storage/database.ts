@@ -108,7 +108,7 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
   try {
     // Both checks come before any pragma that writes (journal_mode changes the file header): a
     // damaged database, or one from a newer build, must stay exactly as it was found.
-    assertIntact(connection, path, schema.copies ?? []);
+    assertIntact(connection, path, schema.copiedTablePrefixes ?? []);
     assertNotNewer(connection, path, list);
     assertNoCommitLost(connection, path, marked);
     const journal = connection.prepare('PRAGMA journal_mode = WAL').get() as

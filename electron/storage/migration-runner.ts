@@ -45,7 +45,7 @@ export interface DatabaseSchema {
    * they were most of the file and most of a start (1 s of a 100,000-product mirror's 1.4 s). A
    * damaged page of theirs fails the query that reads it (`STORAGE_DATABASE_DAMAGED`) instead.
    */
-  readonly copies?: readonly string[];
+  readonly copiedTablePrefixes?: readonly string[];
 }
 
 export function latestVersion(list: readonly Migration[]): number {
