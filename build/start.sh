@@ -76,6 +76,10 @@ case "$host" in
     exec npx --no-install electron --js-flags=--max-semi-space-size=16 dist/electron/host/main.js "$@"
     ;;
   browser)
+    # Node's compile cache keeps each module's stripped and compiled code between starts: without
+    # it a start spends about a second turning the host's TypeScript into code again
+    # (test/bench/cold-start.bench.ts). Keyed by content, so an update only refills it.
+    export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/commerce-kiosk/node-compile-cache}"
     exec node --max-semi-space-size=16 electron/host/browser-main.ts "$@"
     ;;
   *)

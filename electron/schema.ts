@@ -2,6 +2,7 @@ import {
   itemsInEntriesMigration,
   itemsRowidMigration,
   mirrorMigration,
+  MIRROR_TABLE_PREFIX,
   oneLetterPrefixMigration,
 } from './catalog/index.ts';
 import {
@@ -48,4 +49,6 @@ export const kioskSchema: DatabaseSchema = {
     attentionIndexMigration,
   ],
   preserved: [unsettledDebits],
+  // The mirror is the service's catalogue, rebuilt whole by a full sync: not the kiosk's to lose.
+  copiedTablePrefixes: [MIRROR_TABLE_PREFIX],
 };

@@ -9,7 +9,7 @@ export { CatalogMirror } from './mirror.ts';
 export { type ProgressListener } from './progress.ts';
 export { CatalogQueries, type CatalogQueriesOptions, type ProductLookup } from './queries.ts';
 export { type ReferentialRow, fetchReferentials, readReferential } from './referentials.ts';
-export { liveTables, type MirrorTables } from './schema.ts';
+export { liveTables, MIRROR_TABLE_PREFIX, type MirrorTables } from './schema.ts';
 export { mirrorMigration } from './migrations/003-mirror.ts';
 export { itemsRowidMigration } from './migrations/009-items-rowid.ts';
 export { itemsInEntriesMigration } from './migrations/010-items-in-entries.ts';

@@ -19,6 +19,9 @@ export interface MirrorTables {
   readonly productTypes: string;
 }
 
+/** Every table of the mirror (live, shadow, state, the search index's own) starts with it. */
+export const MIRROR_TABLE_PREFIX = 'catalog_';
+
 const baseNames: MirrorTables = {
   products: 'catalog_products',
   bodies: 'catalog_product_bodies',

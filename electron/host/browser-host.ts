@@ -24,6 +24,15 @@ import { checkAssetVersions } from './asset-version.ts';
 import { readRendererFile, resolveRendererFile } from './renderer-files.ts';
 import { SECURITY_HEADERS } from './security-policy.ts';
 
+/**
+ * Vite's build names every file under assets/ by its content's hash, so a name is never served
+ * with other bytes: the browser keeps them, and V8 keeps their compiled code with them, which a
+ * start of the page then reuses (the Electron window's scheme has its own code cache). The page
+ * itself (index.html), which names them, is never kept.
+ */
+const HASHED_ASSET = /^\/assets\/[^/]+-[A-Za-z0-9_-]{8,}\.(?:js|css)$/;
+const HASHED_ASSET_CACHE = 'max-age=31536000, immutable';
+
 export interface BrowserHostOptions {
   /** The kiosk services the router calls (handlers, events, the PIN guard). */
   readonly services: Pick<KioskServices, 'handlers' | 'events' | 'adminGuard'>;
@@ -218,6 +227,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
     response.writeHead(200, {
       ...SECURITY_HEADERS,
+      ...(HASHED_ASSET.test(path) ? { 'Cache-Control': HASHED_ASSET_CACHE } : {}),
       'Content-Type': file.contentType,
       'Content-Length': bytes.byteLength,
     });

@@ -18,7 +18,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../../sandbox/index.ts';
 import {
   cliVaultConfig,
   createVaultChain,
@@ -104,7 +103,9 @@ try {
   decision = await decideStart({
     settingsDir,
     baseUrl: deployedBaseUrl,
-    startSandbox: () => startSandbox({ port: 0 }),
+    // Loaded for the demo only: a kiosk on its service would spend a tenth of its start on the
+    // sandbox's modules (fastify, the demo data), measured by test/bench/cold-start.bench.ts.
+    startSandbox: async () => (await import('../../sandbox/index.ts')).startSandbox({ port: 0 }),
     findCredentials: () => findConfiguredCredentials(vault, env),
     apiCredentials,
     ...(configuredPin === undefined ? {} : { adminPin: configuredPin }),

@@ -108,7 +108,7 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
   try {
     // Both checks come before any pragma that writes (journal_mode changes the file header): a
     // damaged database, or one from a newer build, must stay exactly as it was found.
-    assertIntact(connection, path);
+    assertIntact(connection, path, schema.copiedTablePrefixes ?? []);
     assertNotNewer(connection, path, list);
     assertNoCommitLost(connection, path, marked);
     const journal = connection.prepare('PRAGMA journal_mode = WAL').get() as
@@ -182,16 +182,41 @@ export function openDatabase(options: OpenDatabaseOptions): KioskDatabase {
 }
 
 /**
- * SQLite's check of every page (`integrity_check` without matching each index entry to its row,
- * so it stays linear in the file's size): a damaged file is refused before a debit is read.
+ * SQLite's check of the pages (`quick_check`: `integrity_check` without matching each index entry
+ * to its row, so it stays linear in the size checked): a damaged file is refused before a debit
+ * is read. With `copies`, only the schema and the tables (with their indexes) not named by them
+ * are checked, each on its own.
  */
-function assertIntact(connection: DatabaseSync, path: string): void {
-  const rows = connection.prepare('PRAGMA quick_check(5)').all() as { quick_check: string }[];
-  if (rows.length === 1 && rows[0]!.quick_check === 'ok') return;
+function assertIntact(connection: DatabaseSync, path: string, copies: readonly string[]): void {
+  const checks =
+    copies.length === 0
+      ? ['PRAGMA quick_check(5)']
+      : ['sqlite_schema', ...ownTables(connection, copies)].map(
+          (table) => `PRAGMA quick_check("${table.replaceAll('"', '""')}")`,
+        );
+  const problems: string[] = [];
+  for (const check of checks) {
+    // A schema too damaged to list its tables throws here: the caller names it (SQLITE_CORRUPT).
+    const rows = connection.prepare(check).all() as { quick_check: string }[];
+    if (rows.length === 1 && rows[0]!.quick_check === 'ok') continue;
+    problems.push(...rows.map((row) => row.quick_check.replace(/\s+/g, ' ').trim()));
+    if (problems.length >= 5) break;
+  }
+  if (problems.length === 0) return;
   throw new StorageError(
     'STORAGE_DATABASE_DAMAGED',
-    `${path} is damaged (PRAGMA quick_check: ${rows.map((row) => row.quick_check.replace(/\s+/g, ' ').trim()).join('; ')}); it was left as it is`,
+    `${path} is damaged (PRAGMA quick_check: ${problems.slice(0, 5).join('; ')}); it was left as it is`,
   );
+}
+
+/** The ordinary tables not named by a prefix of `copies`. */
+function ownTables(connection: DatabaseSync, copies: readonly string[]): string[] {
+  const rows = connection
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+    .all() as { name: string }[];
+  return rows
+    .map((row) => row.name)
+    .filter((name) => !copies.some((prefix) => name.startsWith(prefix)));
 }
 
 function runInTransaction<T>(connection: DatabaseSync, work: () => T, commits?: CommitCount): T {

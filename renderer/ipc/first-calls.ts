@@ -8,7 +8,8 @@ import { loopbackToken } from './loopback-token.ts';
  * evaluate than these round trips take), and handed to the client once it exists.
  *
  * Only what the availability screen waits for: the settings (the kiosk's shop), the shops, and
- * the first page of products around that shop. Each reply is used once, by the client's first
+ * the first page of products around that shop (the shop the settings named last time, when this
+ * page has seen them before). Each reply is used once, by the client's first
  * request of that message, and only if that request is the very same (URL and body); it is then
  * read and checked against the contract like any other reply. Anything else is sent as usual.
  */
@@ -46,12 +47,48 @@ export async function sendFirstCalls(
   const settings = send('getSettings', {});
   calls.push({ url: urlOf('getSettings'), sent: Promise.resolve(settings) });
   calls.push({ url: urlOf('listShops'), sent: Promise.resolve(send('listShops', {})) });
-  const search = settings.reply
+  const shopOfSettings = settings.reply
     .then((response) => response.clone().json())
-    .then((result: unknown) => send('searchProducts', searchRequestOf('', shopIdOf(result), 0)))
-    .catch(() => undefined);
+    .then((result: unknown) => {
+      const shopId = shopIdOf(result);
+      rememberShop(shopId);
+      return shopId;
+    });
+  // The shop this page found last time: the search leaves with the settings, not after their
+  // round trip (and the main thread's turn to read them), which was the first screen's longest
+  // wait. A shop changed since costs the head start only: the store's request differs and is sent.
+  const remembered = rememberedShop();
+  const search =
+    remembered !== undefined
+      ? Promise.resolve(send('searchProducts', searchRequestOf('', remembered, 0)))
+      : shopOfSettings
+          .then((shopId) => send('searchProducts', searchRequestOf('', shopId, 0)))
+          .catch(() => undefined);
+  shopOfSettings.catch(() => undefined);
   calls.push({ url: urlOf('searchProducts'), sent: search });
   await search;
+}
+
+const SHOP_KEY = 'kiosk.firstScreenShop';
+
+/** The kiosk's shop as this page last read it: null for none, undefined when never read. */
+function rememberedShop(): string | null | undefined {
+  try {
+    const kept = window.localStorage.getItem(SHOP_KEY);
+    const shopId: unknown = kept === null ? undefined : JSON.parse(kept);
+    return typeof shopId === 'string' || shopId === null ? shopId : undefined;
+  } catch {
+    // Storage disabled, or a value this code did not write: wait for the settings.
+    return undefined;
+  }
+}
+
+function rememberShop(shopId: string | null): void {
+  try {
+    window.localStorage.setItem(SHOP_KEY, JSON.stringify(shopId));
+  } catch {
+    // Storage disabled: the next start waits for the settings, as the first one did.
+  }
 }
 
 /** The kiosk's shop in a settings reply not yet checked: a wrong guess only costs the head start. */

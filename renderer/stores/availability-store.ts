@@ -7,9 +7,6 @@ import { settle } from './call.ts';
 import { searchRequestOf } from './search-request.ts';
 import { keepUnchangedHits } from './unchanged-hits.ts';
 
-/** Long enough to skip the keystrokes of a word, short enough to feel like typing. */
-export const SEARCH_DEBOUNCE_MS = 200;
-
 export type AnswerMeta = Omit<SearchProductsReply, 'hits'>;
 
 export interface AvailabilityState {
@@ -36,7 +33,10 @@ export interface AvailabilityState {
   /** The kiosk's own shop from its settings, unless staff already picked one. */
   applyDefaultShop(shopId: string | null): void;
   chooseShop(shopId: string | null): void;
-  /** Search as you type: waits for a pause in the typing. */
+  /**
+   * Search as you type: every keystroke searches at once, and the answer to an older text is
+   * dropped when it comes back after a newer one was asked.
+   */
   typeText(text: string): void;
   search(): Promise<void>;
   loadMore(): Promise<void>;
@@ -52,7 +52,6 @@ export type AvailabilityStore = StoreApi<AvailabilityState>;
 
 export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
   return createStore<AvailabilityState>()((set, get) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     // Each search gets a number; a reply to an older one (the shop or text changed since) is dropped.
     let generation = 0;
     let detailGeneration = 0;
@@ -65,7 +64,6 @@ export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
     };
 
     const search = async () => {
-      clearTimeout(timer);
       const mine = ++generation;
       set({ searching: true, error: null });
       const { limit, reply: pending } = request(0);
@@ -117,8 +115,9 @@ export function createAvailabilityStore(api: KioskApi): AvailabilityStore {
       },
       typeText: (text) => {
         set({ text });
-        clearTimeout(timer);
-        timer = setTimeout(() => void search(), SEARCH_DEBOUNCE_MS);
+        // No typing pause: the mirror answers a keystroke in a few milliseconds, so waiting for
+        // one cost more than every search it saved (227 ms to results at p95, 200 of them idle).
+        void search();
       },
       search,
       loadMore: async () => {

@@ -9,6 +9,7 @@ import { Outbox } from '../../electron/outbox/outbox.ts';
 import { kioskSchema } from '../../electron/schema.ts';
 import { type KioskDatabase, openDatabase } from '../../electron/storage/index.ts';
 import type { Benchmark, Measurement } from './benchmark.ts';
+import { seedSettledDebits } from './settled-debits.ts';
 
 /**
  * Storage benchmarks (issue 35, part 5), each against a baseline measured in the same run:
@@ -110,38 +111,6 @@ function seedCommon(db: KioskDatabase, outbox: Outbox): void {
   `);
 }
 
-/**
- * A million applied debits, a year old on the service's clock, as the sender leaves them (key,
- * body, reply, times): inserted by SQL in large transactions, as no kiosk would, to get there.
- */
-function seedSettled(db: KioskDatabase, count: number): void {
-  const old = SERVICE_NOW - 365 * DAY;
-  const chunk = 100_000;
-  for (let from = 0; from < count; from += chunk) {
-    db.transaction(
-      () =>
-        db.connection.exec(`
-          WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ${Math.min(count, from + chunk)})
-          INSERT INTO outbox_debits (idempotency_key, gift_card_id, request_body, amount_cents,
-            reference, policy, accepted_offline, state, attempts, created_at, updated_at,
-            first_attempt_at, last_attempt_at, may_have_reached_at, next_attempt_at, reply,
-            new_balance, settled_at, settled_by, request_id, created_service_at,
-            attempt_service_earliest, attempt_service_latest, reached_service_at, shop_id)
-          SELECT lower(hex(randomblob(16))), 'gift_card_bench_' || (i % 500),
-            '{"amount":2.5,"currency":"EUR","reference":"till-3/' || printf('%016x', i) || '","shopId":"shop_lyon-part-dieu"}',
-            250, 'till-3/' || printf('%016x', i), 'prefer_online', 0, 'applied', 1,
-            ${old} + i, ${old} + i + 300, ${old} + i + 100, ${old} + i + 100, ${old} + i + 100,
-            ${old} + i,
-            '{"kind":"receipt","receipt":{"id":"receipt_' || i || '","balance":47.5,"amount":2.5,"currency":"EUR","giftCardId":"gift_card_bench_' || (i % 500) || '"}}',
-            47.5, ${old} + i + 300, 'service', lower(hex(randomblob(16))), ${old} + i,
-            ${old} + i + 90, ${old} + i + 110, ${old} + i + 90, 'shop_lyon-part-dieu'
-          FROM n;
-        `),
-      { durability: 'deferred' },
-    );
-  }
-}
-
 /** The screens' open view (`debitsOf(outbox, 'open')`): pending and sending rows, by id. */
 function openDebits(outbox: Outbox): OutboxDebit[] {
   return [...outbox.list({ state: 'pending' }), ...outbox.list({ state: 'sending' })].sort(
@@ -161,7 +130,7 @@ function listRuns() {
       const bigOutbox = new Outbox({ db: big, connectivity: () => 'online', limits: noLimits });
       seedCommon(small, smallOutbox);
       seedCommon(big, bigOutbox);
-      seedSettled(big, SETTLED);
+      seedSettledDebits(big, SETTLED, { from: SERVICE_NOW - 365 * DAY, cards: 500 });
       const archiver = new OutboxArchiver({
         outbox: bigOutbox,
         serviceNow: () => ({

@@ -35,6 +35,31 @@ for (const shopId of [shopIds.bordeaux, null]) {
         await expect(page.getByRole('combobox', { name: 'Shop' })).toHaveValue(shopId);
       }
     });
+
+    test('loaded again, the first search leaves with the settings, around the shop they named last time', async ({
+      page,
+      kiosk,
+    }) => {
+      await openKiosk(page, kiosk);
+      await expect(page.locator('.product-row').first()).toBeVisible();
+      const events: string[] = [];
+      const searches: unknown[] = [];
+      page.on('request', (request) => {
+        const name = /\/ipc\/(\w+)$/.exec(request.url())?.[1];
+        if (name === 'getSettings' || name === 'searchProducts') events.push(`sent ${name}`);
+        if (name === 'searchProducts') searches.push(request.postDataJSON());
+      });
+      page.on('response', (response) => {
+        if (response.url().endsWith('/ipc/getSettings')) events.push('answered getSettings');
+      });
+      await page.reload();
+      await expect(page.locator('.product-row').first()).toBeVisible();
+      // Sent in the same turn as the settings, before their answer came back.
+      expect(events.slice(0, 2)).toEqual(['sent getSettings', 'sent searchProducts']);
+      // The guess was right: one search, the store took its reply.
+      expect(searches).toHaveLength(1);
+      expect((searches[0] as Record<string, unknown>)['nearShopId']).toBe(shopId ?? undefined);
+    });
   });
 }
 

@@ -1,4 +1,6 @@
 import { request as httpRequest } from 'node:http';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ipcErrorCodes } from '../../../shared/ipc/index.ts';
 import { type BrowserHost, startBrowserHost } from '../../../electron/host/browser-host.ts';
@@ -86,6 +88,18 @@ describe('the loopback browser host', () => {
     expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.body).toContain('<script type="module"');
+  });
+
+  it('lets the browser keep the content-hashed files of the build, never the page naming them', async () => {
+    // Vite's name for a built chunk: its content's hash, so a name never comes with other bytes.
+    await writeFile(join(renderer.rendererDir, 'assets', 'main-B38XT8U2.js'), 'export {};');
+    const hashed = await raw(host.origin, { path: '/assets/main-B38XT8U2.js' });
+    expect(hashed.status).toBe(200);
+    expect(hashed.headers['cache-control']).toBe('max-age=31536000, immutable');
+    expect(hashed.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    for (const path of ['/', '/index.html', '/assets/app.js']) {
+      expect((await raw(host.origin, { path })).headers['cache-control']).toBe('no-store');
+    }
   });
 
   it.each([

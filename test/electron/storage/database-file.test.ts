@@ -113,6 +113,32 @@ describe('the database file', () => {
     expect(readFileSync(path).equals(damaged)).toBe(true);
   });
 
+  it('a damaged page of the catalogue mirror, a copy of the service’s, opens: its query says so', () => {
+    const made = databaseWithADebit();
+    const db = open();
+    db.connection
+      .prepare('INSERT INTO catalog_shops (id, position, body) VALUES (?, 0, ?)')
+      .run('shop_x', '{}');
+    const { rootpage } = db.connection
+      .prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'catalog_shops'")
+      .get() as { rootpage: number };
+    db.close();
+    const damaged = Buffer.from(readFileSync(path));
+    expect(damaged.length).toBeGreaterThanOrEqual(made.length);
+    damaged.fill(0xa5, (rootpage - 1) * 4096, rootpage * 4096);
+    writeFileSync(path, damaged);
+    const reopened = open();
+    try {
+      // The debits were checked and are read; the mirror's page fails where it is read.
+      expect(reopened.connection.prepare('SELECT count(*) AS n FROM outbox_debits').get()).toEqual({
+        n: 1,
+      });
+      expect(() => reopened.connection.prepare('SELECT * FROM catalog_shops').all()).toThrow();
+    } finally {
+      reopened.close();
+    }
+  });
+
   it('a page whose header lies (one row, two cells claimed) is refused too', () => {
     const made = databaseWithADebit();
     const damaged = Buffer.from(made);

@@ -62,3 +62,27 @@ test('the next answer keeps the objects of the hits that did not change, so thei
   expect(nowFirst).not.toBe(first);
   expect(nowFirst?.availableItemsCount).toBe(0);
 });
+
+test('every keystroke searches at once, and an answer overtaken by a newer one is dropped', async () => {
+  // Main answers out of order: the first letter's reply is held until the second's is shown.
+  const held = Promise.withResolvers<void>();
+  const kiosk = fakeKiosk({
+    searchProducts: async ({ text }) => {
+      if (text === 'l') await held.promise;
+      return ok({ source: 'mirror', asOf: NOW, hits: text === 'l' ? [hit(1)] : [hit(2)] });
+    },
+  });
+  const store = createAvailabilityStore(kiosk.api);
+  store.getState().typeText('l');
+  store.getState().typeText('la');
+  expect(kiosk.callsOf('searchProducts').map((request) => request.text)).toEqual(['l', 'la']);
+
+  await expect.poll(() => store.getState().searching).toBe(false);
+  expect(store.getState().hits.map((shown) => shown.uuid)).toEqual([hit(2).uuid]);
+  held.resolve();
+  // A macrotask: every microtask of the late reply's path through the store has run before it.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The late answer to 'l' changed nothing: the screen still shows what 'la' found.
+  expect(store.getState().hits.map((shown) => shown.uuid)).toEqual([hit(2).uuid]);
+  expect(store.getState().text).toBe('la');
+});
