@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { AfterTheFactAlert } from './components/AfterTheFactAlert.tsx';
+import { AttentionAlert } from './components/AttentionAlert.tsx';
 import { IdleReturn } from './components/IdleReturn.tsx';
 import { OnScreenKeyboard } from './components/OnScreenKeyboard.tsx';
 import { ScanListener } from './components/ScanListener.tsx';
@@ -42,7 +42,7 @@ export function App() {
     <div className="kiosk">
       <StatusBar />
       <OfflineBanner />
-      <AfterTheFactAlert />
+      <AttentionAlert />
       <IdleReturn />
       <ScanListener />
       <OnScreenKeyboard />

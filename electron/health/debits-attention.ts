@@ -3,9 +3,10 @@ import { count, euros, sumOf } from './wording.ts';
 import type { Problem } from './trouble.ts';
 
 /**
- * Debits the service refused, that failed or expired, after the customer may have left, and that
- * staff have not resolved yet (`Outbox.unresolved`, the day report's "not resolved"): money not
- * collected until someone acts. Only local ids, amounts and codes: no card number.
+ * The debits that need attention (`Outbox.attention`, the alert and the day report's "needs
+ * attention"): refused, failed or expired after the customer may have left, and not resolved by
+ * staff yet: money not collected until someone acts. Only local ids, amounts and codes: no card
+ * number.
  */
 
 export interface AttentionDebit {
@@ -17,7 +18,7 @@ export interface AttentionDebit {
   readonly createdAt: string;
 }
 
-export interface DebitsNeedingAttention {
+export interface AttentionReport {
   readonly count: number;
   /** EUR. */
   readonly amount: number;
@@ -27,15 +28,15 @@ export interface DebitsNeedingAttention {
 
 const shown = 20;
 
-export function debitsNeedingAttention(outbox: Outbox): {
-  attention: DebitsNeedingAttention;
+export function attentionReport(outbox: Outbox): {
+  attention: AttentionReport;
   problems: Problem[];
 } {
-  const unresolved = outbox.unresolved(1_000);
-  const attention: DebitsNeedingAttention = {
-    count: unresolved.length,
-    amount: sumOf(unresolved),
-    debits: unresolved.slice(0, shown).map((debit) => ({
+  const debits = outbox.attention(1_000);
+  const attention: AttentionReport = {
+    count: debits.length,
+    amount: sumOf(debits),
+    debits: debits.slice(0, shown).map((debit) => ({
       id: debit.id,
       state: debit.state,
       amount: debit.amount,
@@ -44,15 +45,15 @@ export function debitsNeedingAttention(outbox: Outbox): {
       createdAt: new Date(debit.createdAt).toISOString(),
     })),
   };
-  if (unresolved.length === 0) return { attention, problems: [] };
-  const states = [...new Set(unresolved.map((debit) => debit.state))].join('/');
+  if (debits.length === 0) return { attention, problems: [] };
+  const states = [...new Set(debits.map((debit) => debit.state))].join('/');
   return {
     attention,
     problems: [
       {
         class: 'debit-attention',
         code: 'DEBITS_NEED_ATTENTION',
-        message: `${count(unresolved.length, 'debit')} of ${euros(attention.amount)} ${states} and not resolved: that money was not collected`,
+        message: `${count(debits.length, 'debit')} of ${euros(attention.amount)} ${states} and not resolved: that money was not collected`,
         next: "staff resolve each on the kiosk's gift-card screen (collected another way, or written off); the list: kioskctl outbox list --state refused (failed, expired)",
       },
     ],

@@ -1,7 +1,7 @@
 import type { Clock } from '../foundation/index.ts';
 import { Outbox } from '../outbox/index.ts';
 import type { KioskDatabase } from '../storage/index.ts';
-import { type DebitsNeedingAttention, debitsNeedingAttention } from './debits-attention.ts';
+import { type AttentionReport, attentionReport } from './debits-attention.ts';
 import { type LoggedError, loggedErrors } from './log-errors.ts';
 import { type MirrorHealth, mirrorHealth } from './mirror-age.ts';
 import { type PrinterAccess, type PrinterHealth, printerHealth } from './printer-health.ts';
@@ -38,7 +38,7 @@ export interface HealthReport {
   readonly credentials: CredentialsHealth;
   readonly profile: ProfileInUse;
   readonly sender: SenderHealth;
-  readonly debitsNeedingAttention: DebitsNeedingAttention;
+  readonly attention: AttentionReport;
   readonly mirror: MirrorHealth;
   readonly printers: PrinterHealth;
   /** The latest errors recorded by the sync, the outbox, the log and this check, newest first. */
@@ -79,7 +79,7 @@ export async function collectHealth(options: HealthOptions): Promise<HealthRepor
   ]);
   const now = kioskNow();
   const sender = senderHealth(outbox, now, service.credentials.state === 'rejected');
-  const attention = debitsNeedingAttention(outbox);
+  const attention = attentionReport(outbox);
   const mirror = mirrorHealth(
     options.database,
     { serviceNow: service.serviceNow, kioskNow: now },
@@ -100,7 +100,7 @@ export async function collectHealth(options: HealthOptions): Promise<HealthRepor
     credentials: service.credentials,
     profile: options.profile,
     sender: sender.sender,
-    debitsNeedingAttention: attention.attention,
+    attention: attention.attention,
     mirror: mirror.mirror,
     printers: printing.printers,
     lastErrors: lastErrors(outbox, service.service, mirror.mirror, logged),

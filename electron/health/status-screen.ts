@@ -40,7 +40,7 @@ export function statusScreen(report: HealthReport, exitCode: number): string {
     sender.pending.oldestAgeMs !== null && `oldest ${formatDuration(sender.pending.oldestAgeMs)}`,
     sender.held.length > 0 && `${sender.held.length} held`,
   );
-  const attention = report.debitsNeedingAttention;
+  const attention = report.attention;
   row(
     'attention',
     attention.count === 0

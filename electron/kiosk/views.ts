@@ -10,7 +10,7 @@ import type {
 import { safeMessage } from '../ipc/index.ts';
 import {
   heldReasonOf,
-  isUnresolved,
+  needsAttention,
   type Outbox,
   type OutboxDebit,
   type OutboxEvent,
@@ -63,7 +63,7 @@ export function debitView(debit: OutboxDebit): DebitView {
     settledBy: debit.settledBy,
     acknowledged: debit.acknowledgedAt !== null,
     requestId: debit.requestId ?? null,
-    unresolved: isUnresolved(debit),
+    needsAttention: needsAttention(debit),
     heldReason: heldReasonOf(debit),
     outcomeUnknown:
       debit.outcomeUnknown === null || !open
@@ -138,9 +138,9 @@ export function outboxEventView(
         to: event.to,
         reason: event.reason,
       };
-    case 'attention-required':
+    case 'held':
       return {
-        type: 'attention-required',
+        type: 'held',
         debit: debitWithCardView(event.debit, outbox),
         code: event.code,
         message: safeMessage(event.message),

@@ -16,7 +16,7 @@ export interface KioskObservations {
     readonly openAmount: number;
     readonly oldestOpenAgeMs: number | null;
     readonly sendingCount: number;
-    readonly needingAttention: {
+    readonly attention: {
       readonly refused: number;
       readonly failed: number;
       readonly expired: number;
@@ -142,7 +142,7 @@ export class KioskInstruments {
         result.observe(summary.openCount - summary.sendingCount, { state: 'pending' });
         result.observe(summary.sendingCount, { state: 'sending' });
         // Each state once: a total beside them would be counted twice by any sum().
-        const { refused, failed, expired } = summary.needingAttention;
+        const { refused, failed, expired } = summary.attention;
         for (const [state, count] of Object.entries({ refused, failed, expired })) {
           result.observe(count, { state, attention: true });
         }

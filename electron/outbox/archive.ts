@@ -24,7 +24,7 @@ export const archivableStates: readonly DebitState[] = [
 
 /** `outbox_debits_settled`'s condition, word for word, so the planner uses that index. */
 const SETTLED = `state IN ('applied', 'cancelled', 'refused', 'failed', 'expired')`;
-/** Never a row the staff's alert still shows (`isUnresolved`). */
+/** Never a row the staff's alert still shows (`needsAttention`). */
 const SETTLED_FOR_GOOD = `${SETTLED} AND (state IN ('applied', 'cancelled')
   OR staff_resolution IS NOT NULL OR acknowledged_at IS NOT NULL)`;
 

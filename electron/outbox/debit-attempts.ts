@@ -455,7 +455,7 @@ export class DebitAttempts {
         const found = await this.#reconcileBeforeResend(current, 'REPLY_UNREADABLE');
         if (found === 'absent') {
           this.#outbox.events.emit('change', {
-            type: 'attention-required',
+            type: 'held',
             debit: this.#outbox.get(debit.id),
             code: note.code,
             message: note.message,
@@ -557,7 +557,7 @@ export class DebitAttempts {
     });
     this.#emitTransition(written.value, 'DEBIT_OUTCOME_UNKNOWN');
     this.#outbox.events.emit('change', {
-      type: 'attention-required',
+      type: 'held',
       debit: after,
       code: 'DEBIT_OUTCOME_UNKNOWN',
       message: retry.error.message,
@@ -713,7 +713,7 @@ export class DebitAttempts {
     }
     if (options.attempt !== undefined) this.#emitTransition(written.value, 'DEBIT_OUTCOME_UNKNOWN');
     this.#outbox.events.emit('change', {
-      type: 'attention-required',
+      type: 'held',
       debit: held,
       code: 'DEBIT_OUTCOME_UNKNOWN',
       message: note.message,

@@ -10,7 +10,7 @@ import type {
 import {
   HeldDebitCode,
   isOpenDebitState,
-  uncollectedDebitStates,
+  attentionDebitStates,
 } from '../../shared/ipc/gift-cards.ts';
 
 /**
@@ -117,15 +117,15 @@ export interface StaffResolutionRecord {
   readonly at: number;
 }
 
-const uncollected: readonly DebitState[] = uncollectedDebitStates;
+const attentionStates: readonly DebitState[] = attentionDebitStates;
 
-/** An uncollected debit staff have neither resolved nor (before resolutions existed) seen. */
-export function isUnresolved(debit: OutboxDebit): boolean {
-  return (
-    uncollected.includes(debit.state) &&
-    debit.staffResolution === null &&
-    debit.acknowledgedAt === null
-  );
+/**
+ * Refused, failed or expired and not yet resolved by staff: the money was not taken and a person
+ * must say what became of it. A resolution also acknowledges the debit, so the acknowledgement
+ * alone decides, as in `OutboxStore.attention`.
+ */
+export function needsAttention(debit: OutboxDebit): boolean {
+  return attentionStates.includes(debit.state) && debit.acknowledgedAt === null;
 }
 
 /**

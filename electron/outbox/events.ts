@@ -22,8 +22,8 @@ export type OutboxEvent =
       readonly reason: string;
     }
   | {
-      /** A row stays open but needs a person: its card cannot be read to reconcile it, ... */
-      readonly type: 'attention-required';
+      /** Held: a row stays open and waits for a person (its card cannot be read to reconcile it...). */
+      readonly type: 'held';
       readonly debit: OutboxDebit;
       readonly code: string;
       readonly message: string;

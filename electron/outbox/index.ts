@@ -93,7 +93,7 @@ export {
   heldReasonOf,
   isOutcomeUnknown,
   isSettled,
-  isUnresolved,
+  needsAttention,
   type OutboxDebit,
   type StaffResolutionRecord,
 } from './debit.ts';

@@ -549,7 +549,7 @@ export class Outbox {
 
   summary(): OutboxSummary {
     const summary = this.store.summary();
-    const { refused, failed, expired } = summary.unacknowledged;
+    const { refused, failed, expired } = summary.attention;
     return {
       openCount: summary.openCount,
       openAmount: summary.openAmountCents / 100,
@@ -557,7 +557,7 @@ export class Outbox {
         summary.oldestOpenAt === null ? null : Math.max(0, this.clock.now() - summary.oldestOpenAt),
       sendingCount: summary.sendingCount,
       outcomeUnknown: summary.outcomeUnknownCount,
-      needingAttention: { refused, failed, expired, total: refused + failed + expired },
+      attention: { refused, failed, expired, total: refused + failed + expired },
     };
   }
 
@@ -586,7 +586,7 @@ export class Outbox {
     return transition.debit;
   }
 
-  /** Staff saw a refused, failed or expired debit: it leaves the "needing attention" count. */
+  /** Staff saw a refused, failed or expired debit: it no longer needs attention. */
   acknowledge(id: number): OutboxDebit {
     const debit = this.db.transaction(() => this.store.acknowledge(id, this.clock.now()));
     if (!debit) {
@@ -604,7 +604,7 @@ export class Outbox {
    * it leaves the alert, and the end-of-day report shows it. The first record stands; the same
    * record again (a retry after a lost reply) returns the debit unchanged.
    */
-  resolveAfterTheFact(id: number, resolution: StaffResolutionInput): OutboxDebit {
+  resolve(id: number, resolution: StaffResolutionInput): OutboxDebit {
     const parsed = StaffResolutionInput.safeParse(resolution);
     if (!parsed.success) {
       throw new InvalidDebit(
@@ -629,14 +629,13 @@ export class Outbox {
     );
   }
 
-  /** Refused, failed or expired and not yet acknowledged by staff, oldest first, at most `limit`. */
-  needingAttention(limit: number): OutboxDebit[] {
-    return this.store.needingAttention(limit);
-  }
-
-  /** Refused, failed or expired debits staff have not resolved yet, oldest first. */
-  unresolved(limit = 200): OutboxDebit[] {
-    return this.store.unresolved(limit);
+  /**
+   * The debits that need attention: refused, failed or expired and not yet resolved (nor, before
+   * resolutions existed, acknowledged) by staff, oldest first, at most `limit`. The alert, the
+   * outbox list, the health report and the summary's `attention` count all read this one set.
+   */
+  attention(limit = 200): OutboxDebit[] {
+    return this.store.attention(limit);
   }
 
   /** Every debit accepted on a local calendar day (`YYYY-MM-DD`, the kiosk's time zone). */
@@ -785,7 +784,7 @@ export class Outbox {
     });
     if (verdict.kind === 'held' && verdict.debit.state === 'pending') {
       this.events.emit('change', {
-        type: 'attention-required',
+        type: 'held',
         debit: verdict.debit,
         code: 'DEBIT_OUTCOME_UNKNOWN',
         message: verdict.debit.lastErrorMessage ?? 'over the offline limits, outcome unknown',

@@ -1,7 +1,7 @@
 import {
   type DebitState,
+  attentionDebitStates,
   openDebitStates,
-  uncollectedDebitStates,
 } from '../../shared/ipc/gift-cards.ts';
 
 /**
@@ -16,5 +16,5 @@ function stateIn(states: readonly DebitState[]): string {
 /** Pending or sending. */
 export const OPEN = stateIn(openDebitStates);
 
-/** Refused, failed or expired. */
-export const UNCOLLECTED = stateIn(uncollectedDebitStates);
+/** Refused, failed or expired: the states in which a debit needs attention until resolved. */
+export const ATTENTION_STATES = stateIn(attentionDebitStates);

@@ -19,7 +19,7 @@ import type {
   Transition,
 } from './debit.ts';
 import { ArchivedDebits } from './archive.ts';
-import { OPEN, UNCOLLECTED } from './state-sql.ts';
+import { OPEN, ATTENTION_STATES } from './state-sql.ts';
 import type { DebitServiceTimes } from './service-times.ts';
 
 /**
@@ -239,7 +239,7 @@ export interface StoreSummary {
   readonly openAmountCents: number;
   readonly oldestOpenAt: number | null;
   readonly sendingCount: number;
-  readonly unacknowledged: Readonly<Record<'refused' | 'failed' | 'expired', number>>;
+  readonly attention: Readonly<Record<'refused' | 'failed' | 'expired', number>>;
 }
 
 export class OutboxStore {
@@ -391,19 +391,19 @@ export class OutboxStore {
       sending: number;
       unknown: number;
     };
-    const unacknowledged = { refused: 0, failed: 0, expired: 0 };
+    const attention = { refused: 0, failed: 0, expired: 0 };
     const rows = this.#sql(
       `SELECT state, count(*) AS count FROM outbox_debits
-       WHERE ${UNCOLLECTED} AND acknowledged_at IS NULL GROUP BY state`,
+       WHERE ${ATTENTION_STATES} AND acknowledged_at IS NULL GROUP BY state`,
     ).all() as { state: 'refused' | 'failed' | 'expired'; count: number }[];
-    for (const row of rows) unacknowledged[row.state] = row.count;
+    for (const row of rows) attention[row.state] = row.count;
     return {
       openCount: open.count,
       outcomeUnknownCount: open.unknown,
       openAmountCents: open.cents,
       oldestOpenAt: open.oldest,
       sendingCount: open.sending,
-      unacknowledged,
+      attention,
     };
   }
 
@@ -1125,12 +1125,12 @@ export class OutboxStore {
     return rows.map((row) => ({ from: 'pending', debit: toDebit(row) }));
   }
 
-  /** Staff's record for an uncollected debit; the first one stands (undefined: none written). */
+  /** Staff's record for a debit that needs attention; the first one stands (undefined: none written). */
   resolve(id: number, resolution: StaffResolutionInput, now: number): OutboxDebit | undefined {
     const row = this.#sql(
       `UPDATE outbox_debits SET staff_resolution = ?, staff_resolution_method = ?,
          staff_resolved_at = ?, acknowledged_at = coalesce(acknowledged_at, ?), updated_at = ?
-       WHERE id = ? AND ${UNCOLLECTED} AND staff_resolution IS NULL
+       WHERE id = ? AND ${ATTENTION_STATES} AND staff_resolution IS NULL
        RETURNING *`,
     ).get(
       resolution.kind,
@@ -1144,23 +1144,15 @@ export class OutboxStore {
   }
 
   /**
-   * Refused, failed or expired and not yet acknowledged by staff, oldest first: the screens'
-   * attention list. Never archived (archiving takes only acknowledged ones), so the live table
-   * alone; `LIMIT` in SQL, one range of the index of these states (migration 16).
+   * The debits that need attention, oldest first. Recording a resolution also acknowledges the
+   * debit (`resolve`), so `acknowledged_at IS NULL` alone says "nothing recorded by staff". Never
+   * archived (archiving takes only acknowledged ones), so the live table alone; `LIMIT` in SQL,
+   * one range of the index of these states (migration 16).
    */
-  needingAttention(limit: number): OutboxDebit[] {
+  attention(limit: number): OutboxDebit[] {
     const rows = this.#sql(
-      `SELECT * FROM outbox_debits WHERE state IN ('refused', 'failed', 'expired')
+      `SELECT * FROM outbox_debits WHERE ${ATTENTION_STATES}
          AND acknowledged_at IS NULL ORDER BY id LIMIT ?`,
-    ).all(limit) as unknown as DebitRow[];
-    return rows.map(toDebit);
-  }
-
-  /** Uncollected debits with nothing recorded by staff, oldest first. */
-  unresolved(limit: number): OutboxDebit[] {
-    const rows = this.#sql(
-      `SELECT * FROM outbox_debits WHERE ${UNCOLLECTED}
-         AND staff_resolution IS NULL AND acknowledged_at IS NULL ORDER BY id LIMIT ?`,
     ).all(limit) as unknown as DebitRow[];
     return rows.map(toDebit);
   }
@@ -1181,7 +1173,7 @@ export class OutboxStore {
   acknowledge(id: number, now: number): OutboxDebit | undefined {
     const row = this.#sql(
       `UPDATE outbox_debits SET acknowledged_at = coalesce(acknowledged_at, ?), updated_at = ?
-       WHERE id = ? AND ${UNCOLLECTED} RETURNING *`,
+       WHERE id = ? AND ${ATTENTION_STATES} RETURNING *`,
     ).get(now, now, id) as DebitRow | undefined;
     return row ? toDebit(row) : undefined;
   }

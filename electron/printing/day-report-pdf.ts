@@ -66,8 +66,8 @@ export async function dayReportPdf(
         ]
           .filter(Boolean)
           .join(' ')
-      : debit.unresolved
-        ? labels.unresolved
+      : debit.needsAttention
+        ? labels.needsAttention
         : '';
     line(
       [
@@ -81,7 +81,7 @@ export async function dayReportPdf(
       ]
         .filter(Boolean)
         .join('  |  '),
-      { bold: debit.unresolved === true },
+      { bold: debit.needsAttention === true },
     );
   }
   return verifyPdf(await doc.save({ useObjectStreams: false }));

@@ -21,7 +21,7 @@ export function saleReference(debit: DebitView): string {
  * in red above every screen until staff record what they did: collected another way (and how),
  * or could not collect. One at a time, oldest first, so each gets a decision.
  */
-export function AfterTheFactAlert() {
+export function AttentionAlert() {
   const { t, fmt } = useI18n();
   const attention = useKiosk('outbox', (s) => s.attention);
   const error = useKiosk('outbox', (s) => s.error);
@@ -31,28 +31,28 @@ export function AfterTheFactAlert() {
   const reasonKey = debit.lastError ? refusalKeys()[debit.lastError.code] : undefined;
   const reason = reasonKey
     ? t(reasonKey)
-    : (debit.lastError?.message ?? t('afterTheFact.reasonUnknown'));
+    : (debit.lastError?.message ?? t('attention.reasonUnknown'));
   const amount = fmt.money(debit.amount);
 
   return (
     <section
-      className="banner banner-offline after-the-fact"
+      className="banner banner-offline attention-alert"
       role="alert"
-      aria-label={t('afterTheFact.label')}
-      data-testid="after-the-fact-alert"
+      aria-label={t('attention.label')}
+      data-testid="attention-alert"
       data-debit-id={debit.id}
     >
-      <p className="banner-title">{t('afterTheFact.title', { amount })}</p>
+      <p className="banner-title">{t('attention.title', { amount })}</p>
       <p>
-        {t('afterTheFact.facts', {
+        {t('attention.facts', {
           card: cardLabel(debit),
           reference: saleReference(debit),
           time: fmt.dateTime(debit.createdAt),
         })}
       </p>
-      <p>{t('afterTheFact.reason', { reason })}</p>
+      <p>{t('attention.reason', { reason })}</p>
       {attention.length > 1 && (
-        <p>{t('afterTheFact.more', { count: fmt.integer(attention.length - 1) })}</p>
+        <p>{t('attention.more', { count: fmt.integer(attention.length - 1) })}</p>
       )}
       {/* Keyed by debit: the next one starts from the default method, not this one's choice. */}
       <ResolutionActions key={debit.id} debit={debit} />

@@ -6,7 +6,7 @@ import type { I18n } from '../i18n/use-i18n.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { useStores } from '../stores/stores-context.tsx';
-import { cardLabel, saleReference } from './AfterTheFactAlert.tsx';
+import { cardLabel, saleReference } from './AttentionAlert.tsx';
 import { debitStateKeys } from './debit-state-labels.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { PrintJobProgress } from './PrintJobProgress.tsx';
@@ -27,13 +27,13 @@ export function dayReportLabels({ t, locale }: Pick<I18n, 't' | 'locale'>): DayR
     title: t('dayReport.title'),
     empty: t('dayReport.empty'),
     offline: t('dayReport.offline'),
-    unresolved: t('dayReport.unresolved'),
+    needsAttention: t('dayReport.needsAttention'),
     states: each(debitStates, (state) => t(debitStateKeys[state])),
     resolutions: {
-      collected_other_way: t('afterTheFact.collected'),
-      could_not_collect: t('afterTheFact.notCollected'),
+      collected_other_way: t('attention.collected'),
+      could_not_collect: t('attention.notCollected'),
     },
-    methods: each(collectionMethods, (method) => t(`afterTheFact.method.${method}`)),
+    methods: each(collectionMethods, (method) => t(`attention.method.${method}`)),
   };
 }
 
@@ -57,15 +57,15 @@ export function DayReport() {
       return [
         t(
           record.kind === 'collected_other_way'
-            ? 'afterTheFact.collected'
-            : 'afterTheFact.notCollected',
+            ? 'attention.collected'
+            : 'attention.notCollected',
         ),
-        record.method && t(`afterTheFact.method.${record.method}`),
+        record.method && t(`attention.method.${record.method}`),
         fmt.dateTime(record.at),
       ]
         .filter(Boolean)
         .join(' · ');
-    return debit.unresolved ? t('dayReport.unresolved') : '';
+    return debit.needsAttention ? t('dayReport.needsAttention') : '';
   };
 
   return (

@@ -14,7 +14,7 @@ import { UnknownOutcomeActions } from './UnknownOutcomeActions.tsx';
  * its state. 'Send now' asks main to try at once; a debit never sent can still be withdrawn; one
  * that ended badly leaves the list only once staff say what became of the money.
  */
-export function PendingDebits() {
+export function OutboxDebits() {
   const { t, fmt } = useI18n();
   const { outbox } = useStores();
   const open = useKiosk('outbox', (s) => s.open);

@@ -20,7 +20,7 @@ export function OutboxIndicator() {
 
   if (!summary) return null;
   const waiting = summary.openCount;
-  const attention = summary.needingAttention.total;
+  const attention = summary.attention.total;
   const warn = attention > 0 || paused !== null;
   const age =
     summary.oldestOpenAgeMs === null

@@ -30,8 +30,8 @@ export function ResolutionActions({
   const group = useId();
   const amount = fmt.money(debit.amount);
   return (
-    <fieldset className="after-the-fact-actions" disabled={busy}>
-      <legend>{t('afterTheFact.method')}</legend>
+    <fieldset className="attention-actions" disabled={busy}>
+      <legend>{t('attention.method')}</legend>
       {collectionMethods.map((choice) => (
         <label key={choice}>
           <input
@@ -41,26 +41,26 @@ export function ResolutionActions({
             checked={method === choice}
             onChange={() => setMethod(choice)}
           />
-          {t(`afterTheFact.method.${choice}`)}
+          {t(`attention.method.${choice}`)}
         </label>
       ))}
       <button
         type="button"
         className="button"
-        aria-label={nameWithAmount ? t('afterTheFact.collectedOf', { amount }) : undefined}
+        aria-label={nameWithAmount ? t('attention.collectedOf', { amount }) : undefined}
         onClick={() =>
           void outbox.getState().resolve(debit.id, { kind: 'collected_other_way', method })
         }
       >
-        {t('afterTheFact.collected')}
+        {t('attention.collected')}
       </button>
       <button
         type="button"
         className="button"
-        aria-label={nameWithAmount ? t('afterTheFact.notCollectedOf', { amount }) : undefined}
+        aria-label={nameWithAmount ? t('attention.notCollectedOf', { amount }) : undefined}
         onClick={() => void outbox.getState().resolve(debit.id, { kind: 'could_not_collect' })}
       >
-        {t('afterTheFact.notCollected')}
+        {t('attention.notCollected')}
       </button>
     </fieldset>
   );

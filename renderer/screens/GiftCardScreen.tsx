@@ -6,7 +6,7 @@ import { DebitMayBeStored } from '../components/DebitMayBeStored.tsx';
 import { DebitOutcomePanel } from '../components/DebitOutcomePanel.tsx';
 import { ErrorNotice } from '../components/ErrorNotice.tsx';
 import { cardAllowsDebit, GiftCardSummary } from '../components/GiftCardSummary.tsx';
-import { PendingDebits } from '../components/PendingDebits.tsx';
+import { OutboxDebits } from '../components/OutboxDebits.tsx';
 import { RecentCards } from '../components/RecentCards.tsx';
 import { recordStatus } from '../components/record-status.ts';
 import { UnshownDebits } from '../components/UnshownDebits.tsx';
@@ -188,7 +188,7 @@ export function GiftCardScreen() {
           </form>
         )}
       </div>
-      <PendingDebits />
+      <OutboxDebits />
     </section>
   );
 }

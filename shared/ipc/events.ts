@@ -32,9 +32,9 @@ export const OutboxChanged = lazySchema(() =>
       /** A stable code: `ATTEMPT`, `APPLIED`, a service code, `RETRY_SCHEDULED`... */
       reason: z.string(),
     }),
-    /** An entry stays open but needs a person (its card cannot be read to reconcile it...). */
+    /** Held: an entry stays open and waits for a person (its card cannot be read to reconcile it...). */
     z.object({
-      type: z.literal('attention-required'),
+      type: z.literal('held'),
       debit: DebitView,
       code: z.string(),
       message: z.string(),

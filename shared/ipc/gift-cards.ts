@@ -39,15 +39,15 @@ export function isOpenDebitState(state: DebitState): state is OpenDebitState {
 }
 
 /**
- * Uncollected: settled without taking the money (refused, failed or expired). Until staff record
- * what they did about one (`staffResolution`) it needs a person: the red alert.
+ * Settled without taking the money (refused, failed or expired). Until staff record what they did
+ * about one (`staffResolution`) it needs attention: the red alert, the `attention` list and count.
  */
-export const uncollectedDebitStates = [
+export const attentionDebitStates = [
   'refused',
   'failed',
   'expired',
 ] as const satisfies readonly DebitState[];
-export type UncollectedDebitState = (typeof uncollectedDebitStates)[number];
+export type AttentionDebitState = (typeof attentionDebitStates)[number];
 
 /**
  * `prefer_online`: accepted offline too, within the offline limits. `require_online`: refused
@@ -59,7 +59,7 @@ export type DebitPolicy = z.infer<typeof DebitPolicy>;
 
 /**
  * Who settled a debit (brought it to a final state): the service's answer, a reconciliation read,
- * staff, or the max-age rule. What staff later record about an uncollected one is its resolution.
+ * staff, or the max-age rule. What staff later record about one that needs attention is its resolution.
  */
 export const DebitSettledBy = lazySchema(() =>
   z.enum(['service', 'reconciliation', 'staff', 'expiry']),
@@ -262,7 +262,7 @@ export const DebitView = lazySchema(() =>
     /** The card's masked number when the kiosk has read it (else staff see the id's end). */
     maskedNumber: z.string().nullable().optional(),
     /** Refused, failed or expired and nothing recorded yet: the red alert on every screen. */
-    unresolved: z.boolean().optional(),
+    needsAttention: z.boolean().optional(),
     /** What staff recorded about it once refused, failed or expired; null until then. */
     staffResolution: StaffResolution.nullable().optional(),
     /**
@@ -295,11 +295,10 @@ export type DebitGiftCardReply = z.infer<typeof DebitGiftCardReply>;
 export const ListDebitsRequest = lazySchema(() =>
   z.strictObject({
     /**
-     * `open`: pending and sending. `attention`: refused, failed or expired, not yet acknowledged.
-     * `recent`: the latest entries in any state. `unresolved`: refused, failed or expired with
-     * nothing recorded by staff yet (the alert).
+     * `open`: pending and sending. `attention`: the debits that need attention (refused, failed
+     * or expired, nothing recorded by staff yet: the alert). `recent`: the latest in any state.
      */
-    view: z.enum(['open', 'attention', 'recent', 'unresolved']),
+    view: z.enum(['open', 'attention', 'recent']),
     limit: z.number().int().min(1).max(200).optional(),
   }),
 );
@@ -490,8 +489,8 @@ export const OutboxSummary = lazySchema(() =>
     sendingCount: z.number().int().min(0),
     /** Open debits held for a person: their outcome is unknown (counted in openCount too). */
     outcomeUnknown: z.number().int().min(0).optional(),
-    /** Terminal entries staff have not acknowledged yet. */
-    needingAttention: z.object({
+    /** The debits that need attention (the `attention` list), by state. */
+    attention: z.object({
       refused: z.number().int(),
       failed: z.number().int(),
       expired: z.number().int(),
@@ -557,7 +556,7 @@ export const giftCardMessages = {
   }),
   resolveDebit: defineMessage('resolveDebit', {
     group: 'gift-cards',
-    summary: 'Record how staff resolved an uncollected debit (refused, failed or expired)',
+    summary: 'Record how staff resolved a debit that needs attention (refused, failed or expired)',
     request: ResolveDebitRequest,
     reply: DebitView,
   }),
@@ -569,7 +568,7 @@ export const giftCardMessages = {
   }),
   getOutboxSummary: defineMessage('getOutboxSummary', {
     group: 'gift-cards',
-    summary: 'Pending count and amount, entries needing attention, the sender and the limits',
+    summary: 'Open count and amount, the debits that need attention, the sender and the limits',
     request: EmptyRequest,
     reply: OutboxSummaryReply,
   }),

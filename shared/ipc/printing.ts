@@ -163,7 +163,7 @@ export const DayReportLabels = lazySchema(() =>
     title: ReportLabel,
     empty: ReportLabel,
     offline: ReportLabel,
-    unresolved: ReportLabel,
+    needsAttention: ReportLabel,
     states: z.record(DebitState, ReportLabel),
     resolutions: z.record(z.enum(staffResolutionKinds), ReportLabel),
     methods: z.record(CollectionMethod, ReportLabel),

@@ -126,13 +126,13 @@ test('offline: a card read earlier within its balance, over it refused, a never-
   await test.step('refused after the fact: a red alert on every screen until resolved', async () => {
     await page.getByRole('navigation').getByRole('button', { name: 'Availability' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Product availability');
-    const alert = page.getByTestId('after-the-fact-alert');
+    const alert = page.getByTestId('attention-alert');
     await expect(alert).toHaveAttribute('role', 'alert');
     await expect(alert).toContainText('Debit not collected: €50.00');
     await expect(alert).toContainText(`card …${demoGiftCards.lowBalance.slice(-4)}`);
     await expect(alert).toContainText('Reason: The card’s balance is too low for this amount.');
     await expect(alert).toHaveClass(/banner-offline/);
-    await saveScreen(page, testInfo, 'after-the-fact-alert');
+    await saveScreen(page, testInfo, 'attention-alert');
 
     await alert.getByRole('radio', { name: 'Bank card' }).check();
     await alert.getByRole('button', { name: 'Collected another way' }).click();

@@ -73,7 +73,7 @@ test('the status bar: demo badge, connectivity from events, a warning when a deb
           openCount: 1,
           openAmount: 12.5,
           oldestOpenAgeMs: 5 * 60_000,
-          needingAttention: { refused: 1, failed: 0, expired: 0, total: 1 },
+          attention: { refused: 1, failed: 0, expired: 0, total: 1 },
         }),
       listDebits: (r) =>
         ok({ debits: r.view === 'open' ? [debit({ amount: 12.5, acceptedOffline: true })] : [] }),
@@ -84,7 +84,7 @@ test('the status bar: demo badge, connectivity from events, a warning when a deb
   expect(indicator.className).toContain('status-warning');
   expect(indicator.textContent).toContain('Debits waiting: 1 (€12.50)');
   expect(indicator.textContent).toContain('oldest 5 min');
-  expect(indicator.textContent).toContain('needing attention: 1');
+  expect(indicator.textContent).toContain('needs attention: 1');
   expect(screen.getByTestId('catalog-as-of').textContent).toMatch(/^Catalogue as of /);
   expect(screen.getByTestId('printer-state').textContent).toBe('kiosk-pdf: ready');
   // A debit kept offline shows in the banner even before connectivity says offline.

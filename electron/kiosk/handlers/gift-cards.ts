@@ -99,7 +99,7 @@ export function giftCardHandlers({
     cancelDebit: (request) => debitView(outbox.cancel(request.debitId)),
     acknowledgeDebit: (request) => debitView(outbox.acknowledge(request.debitId)),
     resolveDebit: (request) =>
-      withCard(outbox.resolveAfterTheFact(request.debitId, request.resolution)),
+      withCard(outbox.resolve(request.debitId, request.resolution)),
     getDayReport: (request) => dayReportView(outbox, request.date),
     getOutboxSummary: () => ({
       ...outbox.summary(),
@@ -128,10 +128,8 @@ function debitsOf(outbox: Outbox, view: ListDebitsRequest['view'], limit: number
         .sort((a, b) => a.id - b.id)
         .slice(0, limit);
     case 'attention':
-      return outbox.needingAttention(limit);
+      return outbox.attention(limit);
     case 'recent':
       return outbox.recent(limit);
-    case 'unresolved':
-      return outbox.unresolved(limit);
   }
 }

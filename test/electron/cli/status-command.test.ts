@@ -40,7 +40,7 @@ interface Report {
   readonly service: { connectivity: string; clock: { offsetMs: number } | null };
   readonly credentials: { source: string | null; state: string };
   readonly sender: { state: string; held: readonly { id: number; code: string }[] };
-  readonly debitsNeedingAttention: {
+  readonly attention: {
     count: number;
     amount: number;
     debits: readonly { id: number; state: string; amount: number; code: string | null }[];
@@ -277,7 +277,7 @@ describe('kioskctl status', () => {
     const { run, report } = await statusJson(envOf(dir));
     expect(run.code).toBe(statusExitCodes.debitAttention);
     expect(report.verdict).toBe('debit-attention');
-    expect(report.debitsNeedingAttention).toMatchObject({
+    expect(report.attention).toMatchObject({
       count: 1,
       amount: 50,
       debits: [{ state: 'refused', amount: 50, code: 'INSUFFICIENT_BALANCE' }],
@@ -405,7 +405,7 @@ describe('kioskctl status', () => {
       'credentials',
       'profile',
       'sender',
-      'debitsNeedingAttention',
+      'attention',
       'mirror',
       'printers',
       'lastErrors',

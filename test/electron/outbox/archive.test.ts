@@ -50,9 +50,9 @@ type Kind =
   | 'refused-resolved'
   | 'failed-acknowledged'
   | 'expired-resolved'
-  | 'refused-unresolved'
-  | 'failed-unresolved'
-  | 'expired-unresolved'
+  | 'refused-needs-attention'
+  | 'failed-needs-attention'
+  | 'expired-needs-attention'
   | 'pending'
   | 'sending';
 
@@ -90,7 +90,7 @@ function debitOf(kind: Kind, ageDays: number, serviceAge = ageDays): OutboxDebit
       debit.id,
     );
   if (kind.endsWith('-resolved')) {
-    outbox.resolveAfterTheFact(debit.id, { kind: 'collected_other_way', method: 'cash' });
+    outbox.resolve(debit.id, { kind: 'collected_other_way', method: 'cash' });
   }
   if (kind.endsWith('-acknowledged')) outbox.acknowledge(debit.id);
   if (debit.id % 10 === 0) {
@@ -133,13 +133,13 @@ const settledForGood: readonly Kind[] = [
 const neverMoved: readonly Kind[] = [
   'pending',
   'sending',
-  'refused-unresolved',
-  'failed-unresolved',
-  'expired-unresolved',
+  'refused-needs-attention',
+  'failed-needs-attention',
+  'expired-needs-attention',
 ];
 
 describe('archiving settled debits past their retention', () => {
-  it('moves settled rows older than the retention, and only those; open and unresolved rows never', async () => {
+  it('moves settled rows older than the retention, and only those; open rows and those that need attention never', async () => {
     const old = [...settledForGood, ...neverMoved].map((kind) => debitOf(kind, 400));
     const young = settledForGood.map((kind) => debitOf(kind, 89));
     const run = await archiver().run();

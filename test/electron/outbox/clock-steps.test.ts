@@ -142,7 +142,7 @@ describe.each(steps)(
       });
       expect(await outcome(r, b)).toMatchObject({ state: 'applied', settledBy: 'service' });
       expectOneLedgerEntryEach(a, b);
-      expect(r.outbox.summary().needingAttention.expired).toBe(0);
+      expect(r.outbox.summary().attention.expired).toBe(0);
 
       // The step was seen against the monotonic clock, logged with its size and kept for status.
       const logged = logger.events('api.clock.step');
@@ -181,7 +181,7 @@ describe.each(steps)(
       });
       expect(await outcome(after, b)).toMatchObject({ state: 'applied', settledBy: 'service' });
       expectOneLedgerEntryEach(a, b);
-      expect(after.outbox.summary().needingAttention.expired).toBe(0);
+      expect(after.outbox.summary().attention.expired).toBe(0);
     });
   },
 );

@@ -17,7 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => data.cleanup());
 
-/** The statement `OutboxStore.needingAttention` runs. */
+/** The statement `OutboxStore.attention` runs. */
 const ATTENTION_QUERY = `SELECT * FROM outbox_debits WHERE state IN ('refused', 'failed', 'expired')
          AND acknowledged_at IS NULL ORDER BY id LIMIT ?`;
 
@@ -58,7 +58,7 @@ it('the attention list: its rows only, oldest first, a page at most, read along 
   expect(plan.join('\n')).not.toContain('TEMP B-TREE');
 
   const outbox = new Outbox({ db });
-  expect(outbox.needingAttention(200).map((debit) => debit.id)).toEqual(wanted);
-  expect(outbox.needingAttention(3).map((debit) => debit.id)).toEqual(wanted.slice(0, 3));
+  expect(outbox.attention(200).map((debit) => debit.id)).toEqual(wanted);
+  expect(outbox.attention(3).map((debit) => debit.id)).toEqual(wanted.slice(0, 3));
   db.close();
 });

@@ -281,7 +281,7 @@ describe('cancel, summary, waiting', () => {
       oldestOpenAgeMs: null,
       sendingCount: 0,
       outcomeUnknown: 0,
-      needingAttention: { refused: 0, failed: 0, expired: 0, total: 0 },
+      attention: { refused: 0, failed: 0, expired: 0, total: 0 },
     });
     box.enqueue({ giftCardId: 'gift_card_1', amount: 0.1 });
     box.enqueue({ giftCardId: 'gift_card_2', amount: 0.2 });
@@ -294,9 +294,9 @@ describe('cancel, summary, waiting', () => {
     expect(summary.openCount).toBe(2);
     expect(summary.openAmount).toBe(0.3);
     expect(summary.oldestOpenAgeMs).toBeGreaterThanOrEqual(60_000);
-    expect(summary.needingAttention).toEqual({ refused: 1, failed: 0, expired: 0, total: 1 });
+    expect(summary.attention).toEqual({ refused: 1, failed: 0, expired: 0, total: 1 });
     box.acknowledge(refused.id);
-    expect(box.summary().needingAttention.total).toBe(0);
+    expect(box.summary().attention.total).toBe(0);
   });
 
   it('waitForOutcome returns unsettled at the timeout, and settled when another connection settles it', async () => {

@@ -223,7 +223,7 @@ describe('a service whose usage lists are always empty', () => {
     expect(k.outbox.get(a.id).state).toBe('pending');
     expect(k.outbox.summary()).toMatchObject({
       outcomeUnknown: 1,
-      needingAttention: { expired: 0 },
+      attention: { expired: 0 },
     });
     expect(ledgerByReference().get(a.reference)).toBe(1);
     expect(logger.events('api.service_clock.jump_confirmed').length).toBeGreaterThan(0);

@@ -26,7 +26,7 @@ beforeEach(() => {
 afterEach(() => data.cleanup());
 
 /** A debit stored offline above the card's balance, refused by the service once back online. */
-async function refusedAfterTheFact(box: Outbox) {
+async function refusedLater(box: Outbox) {
   const { debit } = box.enqueue({
     giftCardId: demoGiftCards.lowBalance,
     amount: 10,
@@ -45,21 +45,21 @@ function outbox(): Outbox {
 }
 
 describe('a debit refused after the fact', () => {
-  it('stays unresolved until staff record it collected another way, durably', async () => {
+  it('needs attention until staff record it collected another way, durably', async () => {
     const box = outbox();
-    const refused = await refusedAfterTheFact(box);
+    const refused = await refusedLater(box);
     expect(refused.state).toBe('refused');
-    expect(box.unresolved().map((debit) => debit.id)).toEqual([refused.id]);
+    expect(box.attention().map((debit) => debit.id)).toEqual([refused.id]);
 
     const before = clock.now();
-    const resolved = box.resolveAfterTheFact(refused.id, {
+    const resolved = box.resolve(refused.id, {
       kind: 'collected_other_way',
       method: 'cash',
     });
     expect(resolved.staffResolution).toMatchObject({ kind: 'collected_other_way', method: 'cash' });
     expect(resolved.staffResolution!.at).toBeGreaterThanOrEqual(before);
     expect(resolved.staffResolution!.at).toBeLessThanOrEqual(clock.now());
-    expect(box.unresolved()).toEqual([]);
+    expect(box.attention()).toEqual([]);
     // Another process opening the same file sees the record.
     const reopened = new Outbox({ db: data.open(), clock });
     expect(reopened.get(refused.id).staffResolution).toMatchObject({ kind: 'collected_other_way' });
@@ -67,31 +67,31 @@ describe('a debit refused after the fact', () => {
 
   it('a retry of the same record is harmless; a different one is refused', async () => {
     const box = outbox();
-    const refused = await refusedAfterTheFact(box);
-    box.resolveAfterTheFact(refused.id, { kind: 'could_not_collect' });
+    const refused = await refusedLater(box);
+    box.resolve(refused.id, { kind: 'could_not_collect' });
     expect(
-      box.resolveAfterTheFact(refused.id, { kind: 'could_not_collect' }).staffResolution,
+      box.resolve(refused.id, { kind: 'could_not_collect' }).staffResolution,
     ).toMatchObject({ kind: 'could_not_collect', method: null });
     expect(() =>
-      box.resolveAfterTheFact(refused.id, { kind: 'collected_other_way', method: 'card' }),
+      box.resolve(refused.id, { kind: 'collected_other_way', method: 'card' }),
     ).toThrow(expect.objectContaining({ code: 'OUTBOX_INVALID_STATE' }) as Error);
   });
 
   it('a debit not refused, or a resolution without its method, is refused with a code', () => {
     const box = outbox();
     const { debit } = box.enqueue({ giftCardId: demoGiftCards.active, amount: 1 });
-    expect(() => box.resolveAfterTheFact(debit.id, { kind: 'could_not_collect' })).toThrow(
+    expect(() => box.resolve(debit.id, { kind: 'could_not_collect' })).toThrow(
       OutboxError,
     );
     expect(() =>
-      box.resolveAfterTheFact(debit.id, { kind: 'collected_other_way' } as never),
+      box.resolve(debit.id, { kind: 'collected_other_way' } as never),
     ).toThrow(expect.objectContaining({ code: 'OUTBOX_INVALID_DEBIT' }) as Error);
     expect(box.get(debit.id).staffResolution).toBeNull();
   });
 
   it("the day's debits: every one accepted that local day, none from the day after", async () => {
     const box = outbox();
-    const refused = await refusedAfterTheFact(box);
+    const refused = await refusedLater(box);
     const today = localDateOf(clock.now());
     clock.advance(24 * 3600_000);
     box.enqueue({ giftCardId: demoGiftCards.active, amount: 2 });
@@ -115,8 +115,8 @@ async function report(args: string[]) {
 describe('kioskctl outbox report --date', () => {
   it("lists the day's debits with their state, the offline mark and the resolution", async () => {
     const box = outbox();
-    const refused = await refusedAfterTheFact(box);
-    box.resolveAfterTheFact(refused.id, { kind: 'collected_other_way', method: 'card' });
+    const refused = await refusedLater(box);
+    box.resolve(refused.id, { kind: 'collected_other_way', method: 'card' });
     const run = await report(['--date', localDateOf(clock.now())]);
     expect(run.code).toBe(outboxExitCodes.ok);
     const printed = JSON.parse(run.stdout) as { debits: Record<string, unknown>[] };

@@ -226,7 +226,7 @@ describe('reply classes', () => {
       });
       expect(done.lastErrorMessage).toMatch(new RegExp(`^${code}: `));
       expect(ledgerKeys()).toEqual([]);
-      expect(r.outbox.summary().needingAttention.refused).toBe(1);
+      expect(r.outbox.summary().attention.refused).toBe(1);
     },
   );
 
@@ -715,7 +715,7 @@ describe('reconciliation and expiry', () => {
       state: 'expired',
       attempts: 1,
     });
-    expect(r.outbox.summary().needingAttention.expired).toBe(2);
+    expect(r.outbox.summary().attention.expired).toBe(2);
     expect(ledgerKeys()).toEqual([]);
     expect(() => r.outbox.cancel(debit.id)).toThrow(
       expect.objectContaining({ code: 'OUTBOX_NOT_CANCELLABLE' }),

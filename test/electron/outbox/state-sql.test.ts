@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { OPEN, UNCOLLECTED } from '../../../electron/outbox/state-sql.ts';
+import { OPEN, ATTENTION_STATES } from '../../../electron/outbox/state-sql.ts';
 import { tempDataDir } from './support.ts';
 
 /**
@@ -20,7 +20,7 @@ it("the open set is the open rows' index condition, word for word; uncollected i
     .get() as { sql: string };
   expect(index.sql).toContain(`WHERE ${OPEN}`);
   expect(OPEN).toBe(`state IN ('pending', 'sending')`);
-  expect(UNCOLLECTED).toBe(`state IN ('refused', 'failed', 'expired')`);
+  expect(ATTENTION_STATES).toBe(`state IN ('refused', 'failed', 'expired')`);
   const plan = db.connection
     .prepare(`EXPLAIN QUERY PLAN SELECT id FROM outbox_debits WHERE ${OPEN} AND gift_card_id = ?`)
     .all('gift_card_1') as { detail: string }[];

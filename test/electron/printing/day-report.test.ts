@@ -38,7 +38,7 @@ const labels: DayReportLabels = {
   title: 'Gift-card debits of',
   empty: 'No debit that day.',
   offline: 'taken offline',
-  unresolved: 'NOT RESOLVED',
+  needsAttention: 'NEEDS ATTENTION',
   states: {
     pending: 'Waiting',
     sending: 'Sending',
@@ -73,7 +73,7 @@ it('the end-of-day report prints through CUPS and lists the debit refused after 
   await sender.drain({ untilEmpty: true, timeoutMs: 10_000 });
   expect(outbox.get(refused.id).state).toBe('refused');
   expect(outbox.get(collected.id).state).toBe('applied');
-  outbox.resolveAfterTheFact(refused.id, { kind: 'collected_other_way', method: 'cash' });
+  outbox.resolve(refused.id, { kind: 'collected_other_way', method: 'cash' });
 
   const date = localDateOf(refused.createdAt);
   const pdf = await dayReportPdf({ date, debits: outbox.acceptedOn(date).map(debitView) }, labels);

@@ -22,10 +22,10 @@ const refused = debit({
   state: 'refused',
   attempts: 1,
   lastError: { code: 'INSUFFICIENT_BALANCE', message: 'balance too low' },
-  unresolved: true,
+  needsAttention: true,
 });
 
-function withUnresolved(initial: DebitView[]) {
+function withAttention(initial: DebitView[]) {
   let attention = initial;
   return {
     getOutboxSummary: () => ok(outboxSummary),
@@ -33,14 +33,14 @@ function withUnresolved(initial: DebitView[]) {
       ok({ debits: request.view === 'attention' ? attention : [] }),
     resolveDebit: (request: { debitId: number }) => {
       attention = attention.filter((entry) => entry.id !== request.debitId);
-      return ok({ ...refused, unresolved: false, acknowledged: true });
+      return ok({ ...refused, needsAttention: false, acknowledged: true });
     },
   };
 }
 
 test('a debit refused after the fact stays in red on every screen until resolved another way', async () => {
-  rendered = await renderKiosk(<App />, { handlers: withUnresolved([refused]) });
-  const alert = await screen.findByTestId('after-the-fact-alert');
+  rendered = await renderKiosk(<App />, { handlers: withAttention([refused]) });
+  const alert = await screen.findByTestId('attention-alert');
   expect(alert.getAttribute('role')).toBe('alert');
   expect(alert.textContent).toContain('€20.00');
   expect(alert.textContent).toContain('card …f2a6');
@@ -49,22 +49,22 @@ test('a debit refused after the fact stays in red on every screen until resolved
 
   const user = userEvent.setup();
   await user.click(screen.getByRole('button', { name: /Customers/ }));
-  const stillThere = screen.getByTestId('after-the-fact-alert');
+  const stillThere = screen.getByTestId('attention-alert');
 
   await user.click(within(stillThere).getByRole('radio', { name: 'Bank card' }));
   await user.click(within(stillThere).getByRole('button', { name: 'Collected another way' }));
   expect(rendered.kiosk.callsOf('resolveDebit')).toEqual([
     { debitId: 7, resolution: { kind: 'collected_other_way', method: 'card' } },
   ]);
-  await waitFor(() => expect(screen.queryByTestId('after-the-fact-alert')).toBeNull());
+  await waitFor(() => expect(screen.queryByTestId('attention-alert')).toBeNull());
 });
 
 test('"could not collect" is recorded too; the masked number is shown when main knows it', async () => {
   rendered = await renderKiosk(<App />, {
     locale: 'fr',
-    handlers: withUnresolved([{ ...refused, maskedNumber: '**** 9088' }]),
+    handlers: withAttention([{ ...refused, maskedNumber: '**** 9088' }]),
   });
-  const alert = await screen.findByTestId('after-the-fact-alert');
+  const alert = await screen.findByTestId('attention-alert');
   expect(alert.textContent).toContain('carte **** 9088');
   await userEvent
     .setup()
@@ -72,13 +72,13 @@ test('"could not collect" is recorded too; the masked number is shown when main 
   expect(rendered.kiosk.callsOf('resolveDebit')).toEqual([
     { debitId: 7, resolution: { kind: 'could_not_collect' } },
   ]);
-  await waitFor(() => expect(screen.queryByTestId('after-the-fact-alert')).toBeNull());
+  await waitFor(() => expect(screen.queryByTestId('attention-alert')).toBeNull());
 });
 
 test('the end-of-day report lists the day’s debits: state, offline mark, resolution', async () => {
   const resolved = {
     ...refused,
-    unresolved: false,
+    needsAttention: false,
     acknowledged: true,
     staffResolution: {
       kind: 'collected_other_way' as const,

@@ -1,6 +1,6 @@
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, expect, test } from 'vitest';
-import { PendingDebits } from '../../../renderer/components/PendingDebits.tsx';
+import { OutboxDebits } from '../../../renderer/components/OutboxDebits.tsx';
 import type { Locale } from '../../../renderer/i18n/locale.ts';
 import { debit } from '../support/fixtures.ts';
 import { ok } from '../support/fake-kiosk.ts';
@@ -32,7 +32,7 @@ test.each([
 ] as const)(
   'a debit of unknown outcome says so in the pending list (%s)',
   async (locale: Locale, text) => {
-    rendered = await renderKiosk(<PendingDebits />, {
+    rendered = await renderKiosk(<OutboxDebits />, {
       locale,
       handlers: {
         listDebits: (request: { view: string }) =>

@@ -2,7 +2,7 @@ import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
 import type { DebitEvidence } from '../../../shared/ipc/gift-cards.ts';
-import { PendingDebits } from '../../../renderer/components/PendingDebits.tsx';
+import { OutboxDebits } from '../../../renderer/components/OutboxDebits.tsx';
 import { UnknownOutcomeActions } from '../../../renderer/components/UnknownOutcomeActions.tsx';
 import type { Locale } from '../../../renderer/i18n/locale.ts';
 import { debit } from '../support/fixtures.ts';
@@ -122,7 +122,7 @@ test.each([
 
 test('in the pending list: the evidence read from main, then staff’s word sent with who, and the list read again', async () => {
   let open = [held];
-  rendered = await renderKiosk(<PendingDebits />, {
+  rendered = await renderKiosk(<OutboxDebits />, {
     handlers: {
       listDebits: (request: { view: string }) =>
         ok({ debits: request.view === 'open' ? open : [] }),

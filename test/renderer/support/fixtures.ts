@@ -310,7 +310,7 @@ export const outboxSummary: OutboxSummaryReply = {
   openAmount: 0,
   oldestOpenAgeMs: null,
   sendingCount: 0,
-  needingAttention: { refused: 0, failed: 0, expired: 0, total: 0 },
+  attention: { refused: 0, failed: 0, expired: 0, total: 0 },
   sender: { running: true, holdsLease: true, paused: null, gateUntil: null, inFlight: 0 },
   limits: offlineLimits,
 };
@@ -384,7 +384,7 @@ export const defaultReplies: Replies = {
         id: request.debitId,
         state: 'refused',
         acknowledged: true,
-        unresolved: false,
+        needsAttention: false,
         staffResolution: {
           kind: request.resolution.kind,
           method:

@@ -53,7 +53,7 @@ export const validRequests: { readonly [N in MessageName]: RequestOf<N> } = {
       title: 'End-of-day report: gift-card debits',
       empty: 'No debit that day.',
       offline: 'taken offline',
-      unresolved: 'Not resolved',
+      needsAttention: 'Needs attention',
       states: {
         pending: 'Waiting',
         sending: 'Sending',

@@ -16,7 +16,7 @@ afterAll(() => fixture?.close());
 const call = <N extends MessageName>(name: N, request: RequestOf<N>) =>
   replyTo(fixture, name, request);
 
-it('a refused debit is unresolved, with the masked number read, until collected another way', async () => {
+it('a refused debit needs attention, with the masked number read, until collected another way', async () => {
   const card = await call('getGiftCard', { giftCardId: demoGiftCards.lowBalance });
   expect(card.maskedNumber).toMatch(/\d{4}$/);
   // Another till takes 4.00 from it after this kiosk read 4.50: within what the kiosk knows, the
@@ -36,21 +36,28 @@ it('a refused debit is unresolved, with the masked number read, until collected 
   });
   expect(debit.state).toBe('refused');
 
-  const { debits } = await call('listDebits', { view: 'unresolved' });
+  const { debits } = await call('listDebits', { view: 'attention' });
   expect(debits).toEqual([
-    expect.objectContaining({ id: debit.id, unresolved: true, maskedNumber: card.maskedNumber }),
+    expect.objectContaining({ id: debit.id, needsAttention: true, maskedNumber: card.maskedNumber }),
   ]);
+  // The count the status bar shows is the list the alert shows.
+  expect((await call('getOutboxSummary', {})).attention).toEqual({
+    refused: 1,
+    failed: 0,
+    expired: 0,
+    total: 1,
+  });
 
   const resolved = await call('resolveDebit', {
     debitId: debit.id,
     resolution: { kind: 'collected_other_way', method: 'cash' },
   });
   expect(resolved).toMatchObject({
-    unresolved: false,
+    needsAttention: false,
     staffResolution: { kind: 'collected_other_way', method: 'cash' },
   });
-  expect((await call('listDebits', { view: 'unresolved' })).debits).toEqual([]);
   expect((await call('listDebits', { view: 'attention' })).debits).toEqual([]);
+  expect((await call('getOutboxSummary', {})).attention.total).toBe(0);
 
   const report = await call('getDayReport', { date: localDateOf(Date.parse(debit.createdAt)) });
   expect(report.debits).toContainEqual(
