@@ -55,11 +55,7 @@ export function DayReport() {
     const record = debit.staffResolution;
     if (record)
       return [
-        t(
-          record.kind === 'collected_other_way'
-            ? 'attention.collected'
-            : 'attention.notCollected',
-        ),
+        t(record.kind === 'collected_other_way' ? 'attention.collected' : 'attention.notCollected'),
         record.method && t(`attention.method.${record.method}`),
         fmt.dateTime(record.at),
       ]

@@ -98,8 +98,7 @@ export function giftCardHandlers({
     },
     cancelDebit: (request) => debitView(outbox.cancel(request.debitId)),
     acknowledgeDebit: (request) => debitView(outbox.acknowledge(request.debitId)),
-    resolveDebit: (request) =>
-      withCard(outbox.resolve(request.debitId, request.resolution)),
+    resolveDebit: (request) => withCard(outbox.resolve(request.debitId, request.resolution)),
     getDayReport: (request) => dayReportView(outbox, request.date),
     getOutboxSummary: () => ({
       ...outbox.summary(),

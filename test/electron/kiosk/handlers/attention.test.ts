@@ -38,7 +38,11 @@ it('a refused debit needs attention, with the masked number read, until collecte
 
   const { debits } = await call('listDebits', { view: 'attention' });
   expect(debits).toEqual([
-    expect.objectContaining({ id: debit.id, needsAttention: true, maskedNumber: card.maskedNumber }),
+    expect.objectContaining({
+      id: debit.id,
+      needsAttention: true,
+      maskedNumber: card.maskedNumber,
+    }),
   ]);
   // The count the status bar shows is the list the alert shows.
   expect((await call('getOutboxSummary', {})).attention).toEqual({
