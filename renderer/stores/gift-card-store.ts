@@ -11,6 +11,7 @@ import type {
   GiftCardLookup,
   RecentCard,
 } from '../../shared/ipc/gift-cards.ts';
+import { COUNTER_WAIT_MS } from '../../shared/ipc/counter-wait.ts';
 import { amountValue } from '../input/amount-entry.ts';
 import { settle } from './call.ts';
 import {
@@ -26,8 +27,11 @@ import {
   outcomeOf,
 } from './debit-outcome.ts';
 
-/** How long main may wait for the service before replying: most answers come well within it. */
-export const DEBIT_WAIT_MS = 8_000;
+/**
+ * How long main may wait for the service before replying: most answers come well within it, and
+ * a customer at the counter is not kept waiting longer (then it is stored offline).
+ */
+export const DEBIT_WAIT_MS = COUNTER_WAIT_MS;
 
 /**
  * After a lost reply main is asked again after each of these waits in turn (the last repeated),
