@@ -27,7 +27,7 @@ export function OfflineBanner() {
         {held.length > 0 && summary && (
           <p className="banner-debits" role="status">
             {t('offline.heldDebits', {
-              count: fmt.integer(summary.pendingCount + summary.sendingCount),
+              count: fmt.integer(summary.pendingCount),
               amount: fmt.money(summary.pendingAmount),
             })}
           </p>

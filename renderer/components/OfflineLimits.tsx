@@ -19,7 +19,7 @@ export function OfflineLimits({ summary }: { readonly summary: OutboxSummaryRepl
       </li>
       <li>
         {t('limits.pendingCount', {
-          pending: fmt.integer(summary.pendingCount + summary.sendingCount),
+          pending: fmt.integer(summary.pendingCount),
           max: fmt.integer(limits.maxPendingCount),
         })}
       </li>

@@ -19,7 +19,8 @@ export function OutboxIndicator() {
   const { navigation } = useStores();
 
   if (!summary) return null;
-  const waiting = summary.pendingCount + summary.sendingCount;
+  // Open debits: those being sent are among them (counting them again showed '2' for one).
+  const waiting = summary.pendingCount;
   const attention = summary.needingAttention.total;
   const warn = attention > 0 || paused !== null;
   const age =

@@ -93,6 +93,8 @@ export interface GiftCardState {
   lookup(): Promise<void>;
   /** Opens the card with this service id (a customer's or a sale's credit names it). */
   openCard(giftCardId: string): Promise<void>;
+  /** Reads the card on screen again (back online): a fresh read replaces its last known one. */
+  refreshCard(): void;
   setAmount(amount: string): void;
   setReference(reference: string): void;
   submitDebit(): Promise<void>;
@@ -406,6 +408,10 @@ export function createGiftCardStore(
         return find({ code }, code);
       },
       openCard: (giftCardId) => find({ giftCardId }, giftCardId),
+      refreshCard: () => {
+        const { card, looking } = get();
+        if (card && !looking) void reread(card.id);
+      },
       setAmount: (amount) => set({ amount }),
       setReference: (reference) => set({ reference }),
       submitDebit: async () => {

@@ -106,7 +106,7 @@ export function giftCardHandlers({
       // (OUTBOX_ANSWER_AWAITED: the screen asks again), never shown as stored offline.
       const outcome = await outbox.awaitAnswer(accepted.debit.id, waitMs);
       return {
-        debit: debitView(outcome.debit),
+        debit: debitView(seenAtTheCounter(outbox, outcome, accepted.replayed)),
         delivery: accepted.delivery,
         connectivity: accepted.connectivity,
         settled: outcome.settled,
@@ -131,6 +131,22 @@ export function giftCardHandlers({
       limits: { ...outbox.limits },
     }),
   };
+}
+
+/**
+ * Refused (or failed) within the counter's wait, the reply puts it on screen in front of the
+ * customer: not money left uncollected after the fact, so no alert asks how it was collected.
+ * A request sent again (its first reply lost) may reach staff after the customer left: it stays.
+ */
+function seenAtTheCounter(
+  outbox: Outbox,
+  outcome: { readonly settled: boolean; readonly debit: OutboxDebit },
+  replayed: boolean,
+): OutboxDebit {
+  const { debit } = outcome;
+  const onTheSpot = outcome.settled && !replayed && debit.acknowledgedAt === null;
+  if (!onTheSpot || (debit.state !== 'refused' && debit.state !== 'failed')) return debit;
+  return outbox.acknowledge(debit.id);
 }
 
 /** A short list: staff pick from it at a glance. */
