@@ -69,7 +69,20 @@ test('offline, a card never read is shown as a risk before staff confirm', async
   expect(screen.getByRole('button', { name: 'Debit €10.00' })).toHaveProperty('disabled', false);
 });
 
-test('a debit over the balance read is refused with both figures', async () => {
+test('a debit over the balance read is not offered, with the balance known', async () => {
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: { getGiftCard: () => ok(cached()) },
+  });
+  await findCard(['2', '0']);
+  const debit = screen.getByRole('button', { name: 'Debit €20.00' });
+  expect(debit).toHaveProperty('disabled', true);
+  const reason = screen.getByTestId('debit-over-balance');
+  expect(reason.textContent).toBe('More than the card’s known balance (€4.50): not offered.');
+  expect(debit.getAttribute('aria-describedby')).toBe(reason.id);
+  expect(rendered.kiosk.callsOf('debitGiftCard')).toEqual([]);
+});
+
+test('a debit main finds over the balance read (debits it knows of) is refused with the figures', async () => {
   rendered = await renderKiosk(<GiftCardScreen />, {
     handlers: {
       getGiftCard: () => ok(cached()),
@@ -83,15 +96,15 @@ test('a debit over the balance read is refused with both figures', async () => {
               knownBalance: 4.5,
               pending: 1,
               available: 3.5,
-              amount: 20,
+              amount: 4,
               asOf: '2026-11-23T09:15:00.000Z',
             },
           },
         }),
     },
   });
-  const user = await findCard(['2', '0']);
-  await user.click(screen.getByRole('button', { name: 'Debit €20.00' }));
+  const user = await findCard(['4']);
+  await user.click(screen.getByRole('button', { name: 'Debit €4.00' }));
   const alert = await screen.findByText(/over what is left on the card/);
   const notice = alert.closest('[role="alert"]') ?? alert.parentElement!;
   expect(notice.textContent).toContain('€4.50');

@@ -238,6 +238,7 @@ test('stored offline: the warning and the limits, then applied when main says so
 test('a debit over the offline limits is refused by the kiosk in plain words', async () => {
   rendered = await renderKiosk(<GiftCardScreen />, {
     handlers: {
+      getGiftCard: () => ok(serviceCard({ balance: 500 })),
       debitGiftCard: () =>
         fail({
           code: 'OUTBOX_LIMIT_EXCEEDED',
