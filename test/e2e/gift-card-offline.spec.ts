@@ -130,7 +130,11 @@ test('offline: a card read earlier within its balance, over it refused, a never-
     const alert = page.getByTestId('after-the-fact-alert');
     await expect(alert).toHaveAttribute('role', 'alert');
     await expect(alert).toContainText('Debit not collected: €50.00');
-    await expect(alert).toContainText(`card …${demoGiftCards.lowBalance.slice(-4)}`);
+    // Its id's end, or its masked number once a look-up's read went on and reached the service
+    // (issue 37, 1: offline look-ups answer from the cache and read on in the background).
+    await expect(alert).toContainText(
+      new RegExp(`card (…${demoGiftCards.lowBalance.slice(-4)}|[*]{4} [*]{4} [*]{4} \\d{4})`),
+    );
     await expect(alert).toContainText('Reason: The card’s balance is too low for this amount.');
     await expect(alert).toHaveClass(/banner-offline/);
     await saveScreen(page, testInfo, 'after-the-fact-alert');
