@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test } from 'vitest';
 import type { CachedGiftCard } from '../../../shared/ipc/gift-cards.ts';
@@ -141,4 +141,20 @@ test('debits still waiting for the card: the balance after them', async () => {
   expect((await screen.findByTestId('gift-card-after-waiting')).textContent).toBe(
     'After debits waiting: €94.50',
   );
+});
+
+test('back online, a card shown from its last read is read again: the service’s balance, no more "cannot be reached"', async () => {
+  let online = false;
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: {
+      getGiftCard: () => (online ? ok(serviceCard({ balance: 3 })) : ok(cached())),
+    },
+  });
+  act(() => rendered!.stores.connectivity.setState({ connectivity: 'offline' }));
+  await findCard();
+  expect(screen.getByTestId('gift-card-as-of')).toBeTruthy();
+  online = true;
+  act(() => rendered!.stores.connectivity.setState({ connectivity: 'online' }));
+  await waitFor(() => expect(screen.getByTestId('gift-card-balance').textContent).toBe('€3.00'));
+  expect(screen.queryByTestId('gift-card-as-of')).toBeNull();
 });
