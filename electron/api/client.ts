@@ -165,6 +165,9 @@ export class CommerceApiClient {
     const options = args[1] as CallOptions | undefined;
     return this.#invoker.invoke(operations[name], args[0], options?.signal, {
       freshConnection: options?.freshConnection === true,
+      ...(options?.connectTimeoutMs === undefined
+        ? {}
+        : { connectTimeoutMs: options.connectTimeoutMs }),
     }) as Promise<OperationOutput<N>>;
   }
 

@@ -42,6 +42,8 @@ export interface ExchangeEvent {
 export interface SendingOptions {
   /** On a connection opened for that attempt alone, never a pooled keep-alive one. */
   readonly freshConnection?: boolean;
+  /** With `freshConnection`: most time that connection may take to open. */
+  readonly connectTimeoutMs?: number;
 }
 
 export interface InvokerContext {
@@ -233,6 +235,7 @@ export class OperationInvoker {
       maxBytes: prepared.expects === 'pdf' ? this.#context.pdfMaxBytes : this.#context.jsonMaxBytes,
       signal,
       freshConnection: sending.freshConnection === true,
+      connectTimeoutMs: sending.connectTimeoutMs,
     });
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
     if (!outcome.ok && outcome.failure.kind === 'aborted') throw outcome.failure.reason;

@@ -66,6 +66,8 @@ export interface CallOptions {
    * `TransportRequest.freshConnection`): a failure to connect then proves nothing left the kiosk.
    */
   readonly freshConnection?: boolean;
+  /** With `freshConnection`: most time that connection may take to open (the client's otherwise). */
+  readonly connectTimeoutMs?: number;
 }
 
 /** `(input, options?)`, the input optional when nothing in it is required. */

@@ -40,6 +40,8 @@ export interface TransportRequest {
    * the link black-holed would take the bytes and leave their fate unknown.
    */
   readonly freshConnection?: boolean | undefined;
+  /** With `freshConnection`: most time that connection may take to open (else the transport's). */
+  readonly connectTimeoutMs?: number | undefined;
 }
 
 export interface TransportReply {
@@ -200,17 +202,19 @@ export function createTransport(options: TransportOptions): Transport {
   });
 
   /** One-off agents for a request that must open its own connection; destroyed after it. */
-  const freshAgents = () => {
+  const freshAgents = (connectTimeoutMs: number) => {
     const single = { keepAlive: false, maxSockets: 1, maxFreeSockets: 0 };
     return {
-      httpAgent: new HttpAgentWithConnectTimeout(single, options.connectTimeoutMs),
-      httpsAgent: new HttpsAgentWithConnectTimeout(single, options.connectTimeoutMs),
+      httpAgent: new HttpAgentWithConnectTimeout(single, connectTimeoutMs),
+      httpsAgent: new HttpsAgentWithConnectTimeout(single, connectTimeoutMs),
     };
   };
 
   return {
     async send(request: TransportRequest): Promise<TransportOutcome> {
-      const own = request.freshConnection === true ? freshAgents() : undefined;
+      const fresh = request.freshConnection === true;
+      const connectTimeoutMs = (fresh && request.connectTimeoutMs) || options.connectTimeoutMs;
+      const own = fresh ? freshAgents(connectTimeoutMs) : undefined;
       const deadline = new AbortController();
       const timer = setTimeout(
         () => deadline.abort(new Error(`no complete reply within ${options.responseTimeoutMs} ms`)),
@@ -272,7 +276,7 @@ export function createTransport(options: TransportOptions): Transport {
         if (systemCode === CONNECT_TIMEOUT_CODE) {
           return {
             ok: false,
-            failure: { kind: 'timeout', phase: 'connect', timeoutMs: options.connectTimeoutMs },
+            failure: { kind: 'timeout', phase: 'connect', timeoutMs: connectTimeoutMs },
           };
         }
         return {

@@ -5,6 +5,7 @@ import {
   type RecordViewOf,
   resolveRecord,
 } from '../../shared/profile/index.ts';
+import { COUNTER_CONNECT_MS } from '../../shared/ipc/counter-wait.ts';
 import { type CommerceApiClient, JsonText, type RetryPolicyOverrides } from '../api/index.ts';
 import type { ConnectivityStatus } from './events.ts';
 import type { DebitGateway } from './gateway.ts';
@@ -28,7 +29,7 @@ type DebitCall = (
     headers: { 'Idempotency-Key': string };
     body: JsonText;
   },
-  options?: { freshConnection?: boolean },
+  options?: { freshConnection?: boolean; connectTimeoutMs?: number },
 ) => Promise<unknown>;
 type CardCall = (args: {
   params: { giftCardId: string };
@@ -56,7 +57,11 @@ export function createApiGateway(
           headers: { 'Idempotency-Key': idempotencyKey },
           body: new JsonText(requestBody),
         },
-        { freshConnection: options?.freshConnection === true },
+        // A connection of its own opens within the counter's wait, or the attempt ends unsent
+        // before it: a debit over the offline limits is then withdrawn, not held for a person.
+        options?.freshConnection === true
+          ? { freshConnection: true, connectTimeoutMs: COUNTER_CONNECT_MS }
+          : { freshConnection: false },
       );
       return resolveRecord(profile(), 'debitReceipt', reply) as RecordViewOf<'debitReceipt'>;
     },

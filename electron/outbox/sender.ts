@@ -147,7 +147,8 @@ export class OutboxSender {
         now: () => this.#outbox.clock.now(),
         isHolderAlive: options.takeOverDeadHolders === false ? undefined : localHolderAlive,
       }),
-      (held) => this.#outbox.events.emit('change', { type: 'sender-lease', held, owner: this.owner }),
+      (held) =>
+        this.#outbox.events.emit('change', { type: 'sender-lease', held, owner: this.owner }),
     );
     this.#concurrency = Math.max(1, Math.trunc(options.concurrency ?? 2));
     const retry: SenderRetrySettings = {

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useRef, type Ref } from 'react';
 import { amountValue, applyAmountKey, applyAmountText } from '../input/amount-entry.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { NumericKeypad } from './NumericKeypad.tsx';
@@ -12,14 +12,23 @@ export function AmountField({
   value,
   onChange,
   disabled = false,
+  inputRef,
 }: {
   readonly label: string;
   readonly value: string;
   readonly onChange: (value: string) => void;
   readonly disabled?: boolean;
+  /** The entry field, for a screen that moves the focus to it. */
+  readonly inputRef?: Ref<HTMLInputElement>;
 }) {
   const { t, fmt, locale } = useI18n();
   const id = useId();
+  const field = useRef<HTMLInputElement | null>(null);
+  const setField = (element: HTMLInputElement | null) => {
+    field.current = element;
+    if (typeof inputRef === 'function') inputRef(element);
+    else if (inputRef) inputRef.current = element;
+  };
   const shown = locale === 'fr' ? value.replace('.', ',') : value;
   const amount = amountValue(value);
   return (
@@ -29,6 +38,7 @@ export function AmountField({
       </label>
       <input
         id={id}
+        ref={setField}
         className="amount-input"
         // The on-screen keypad is the keyboard here: no system keyboard over half the screen.
         inputMode="none"
@@ -45,7 +55,11 @@ export function AmountField({
         label={t('keypad.label')}
         decimal
         disabled={disabled}
-        onKey={(key) => onChange(applyAmountKey(value, key))}
+        onKey={(key) => {
+          onChange(applyAmountKey(value, key));
+          // The key typed here: the caret shows it, and another field's keyboard closes.
+          field.current?.focus();
+        }}
       />
     </div>
   );

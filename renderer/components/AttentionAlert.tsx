@@ -19,12 +19,23 @@ export function saleReference(debit: DebitView): string {
 /**
  * A debit refused, failed or expired once the customer had left is money not collected. It stays
  * in red above every screen until staff record what they did: collected another way (and how),
- * or could not collect. One at a time, oldest first, so each gets a decision.
+ * or could not collect. One at a time, oldest first, so each gets a decision. One line, its facts
+ * and the decision under 'Details', so that each screen's main action stays in view under it.
+ * A debit refused in front of the customer is the gift-card screen's outcome, not this alert: main
+ * takes it as seen, and until the alerts are read again the screen showing it keeps it out of
+ * here (issue 37, 5).
  */
 export function AttentionAlert() {
   const { t, fmt } = useI18n();
-  const attention = useKiosk('outbox', (s) => s.attention);
+  const all = useKiosk('outbox', (s) => s.attention);
   const error = useKiosk('outbox', (s) => s.error);
+  const onScreen = useKiosk('navigation', (s) => s.screen);
+  // Never stored offline: its answer came while the customer was there (one stored offline and
+  // refused later is after the fact, card on screen or not).
+  const shown = useKiosk('giftCard', (s) =>
+    s.debit && !s.debit.acceptedOffline ? s.debit.id : null,
+  );
+  const attention = onScreen === 'giftCard' ? all.filter((debit) => debit.id !== shown) : all;
 
   const debit = attention[0];
   if (!debit) return null;
@@ -42,20 +53,25 @@ export function AttentionAlert() {
       data-testid="attention-alert"
       data-debit-id={debit.id}
     >
-      <p className="banner-title">{t('attention.title', { amount })}</p>
-      <p>
-        {t('attention.facts', {
-          card: cardLabel(debit),
-          reference: saleReference(debit),
-          time: fmt.dateTime(debit.createdAt),
-        })}
-      </p>
-      <p>{t('attention.reason', { reason })}</p>
-      {attention.length > 1 && (
-        <p>{t('attention.more', { count: fmt.integer(attention.length - 1) })}</p>
-      )}
-      {/* Keyed by debit: the next one starts from the default method, not this one's choice. */}
-      <ResolutionActions key={debit.id} debit={debit} />
+      <div className="banner-line">
+        <p className="banner-title">{t('attention.title', { amount })}</p>
+        {attention.length > 1 && (
+          <p>{t('attention.more', { count: fmt.integer(attention.length - 1) })}</p>
+        )}
+        {/* Keyed by debit: the next one opens closed, with the default method. */}
+        <details key={debit.id} className="banner-details" data-testid="attention-details">
+          <summary>{t('banner.details')}</summary>
+          <p>
+            {t('attention.facts', {
+              card: cardLabel(debit),
+              reference: saleReference(debit),
+              time: fmt.dateTime(debit.createdAt),
+            })}
+          </p>
+          <p>{t('attention.reason', { reason })}</p>
+          <ResolutionActions debit={debit} />
+        </details>
+      </div>
       {error && <ErrorNotice error={error} />}
     </section>
   );

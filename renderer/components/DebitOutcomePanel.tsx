@@ -47,8 +47,12 @@ export function DebitOutcomePanel({
         return (
           <>
             <p className="outcome-title">{t('outcome.storedOffline', { amount })}</p>
-            <p>{t('outcome.storedOfflineDetail')}</p>
-            {summary && <OfflineLimits summary={summary} />}
+            {/* On demand: the outcome's line stays beside Débiter, in view (issue 37, 3). */}
+            <details className="outcome-details">
+              <summary>{t('banner.details')}</summary>
+              <p>{t('outcome.storedOfflineDetail')}</p>
+              {summary && <OfflineLimits summary={summary} />}
+            </details>
           </>
         );
       case 'waiting':

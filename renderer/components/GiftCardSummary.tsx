@@ -50,7 +50,8 @@ export function GiftCardSummary({
           {card.balance === null ? unknown : fmt.money(card.balance)}
         </dd>
         {card.balance !== null && waitingAmount > 0 && (
-          <dd data-testid="gift-card-after-waiting">
+          // In the value column, under the balance: the label/value rows below keep their places.
+          <dd className="fact-note" data-testid="gift-card-after-waiting">
             {t('giftCard.afterWaiting', {
               amount: fmt.money(Math.max(0, card.balance - waitingAmount)),
             })}

@@ -1,7 +1,9 @@
 import { Delete } from 'lucide-react';
-import type { ReactNode } from 'react';
+import type { ReactNode, SyntheticEvent } from 'react';
 import type { AmountKey } from '../input/amount-entry.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
+
+const keepFocus = (event: SyntheticEvent) => event.preventDefault();
 
 const digitRows: readonly (readonly AmountKey[])[] = [
   ['7', '8', '9'],
@@ -32,8 +34,13 @@ export function NumericKeypad({
       key={value}
       type="button"
       className={className}
+      data-key={value}
       aria-label={name}
       disabled={disabled}
+      // A tap never moves the focus: the field it types into keeps it, and a text field's
+      // on-screen keyboard does not close under the finger (the tap it moved was lost).
+      onPointerDown={keepFocus}
+      onMouseDown={keepFocus}
       onClick={() => onKey(value)}
     >
       {text}

@@ -1,5 +1,5 @@
 import { ArrowBigUp, CornerDownLeft, Delete, Keyboard, X } from 'lucide-react';
-import { useEffect, useState, type PointerEvent } from 'react';
+import { type CSSProperties, useEffect, useLayoutEffect, useState, type PointerEvent } from 'react';
 import { useKiosk } from '../hooks/use-store.ts';
 import type { MessageKey } from '../i18n/catalogue.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
@@ -54,8 +54,13 @@ export function OnScreenKeyboard() {
     if (!enabled) return undefined;
     const onFocus = (event: FocusEvent) => {
       const target = textFieldOf(event.target);
-      // inputMode "none": the field has a keypad of its own (the amount).
-      if (target === null || target.readOnly || target.inputMode === 'none') return;
+      if (target === null || target.readOnly) return;
+      // inputMode "none": the field has a keypad of its own (the amount); this keyboard goes,
+      // so that it neither covers that keypad nor types into the field it came for.
+      if (target.inputMode === 'none') {
+        setField(null);
+        return;
+      }
       const wanted = layoutFor(target);
       setField(target);
       setAsked(wanted);
@@ -93,6 +98,25 @@ export function OnScreenKeyboard() {
     return () => {
       delete document.body.dataset['keyboard'];
     };
+  }, [open, field]);
+
+  // Beside what the screen marks as not to be covered (the gift-card screen's keypad and Débiter)
+  // when that stands to the right; at every size, measured, since the screen's width is capped.
+  const [dock, setDock] = useState<CSSProperties | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (!open) return undefined;
+    const place = () => {
+      const avoid = document.querySelector('[data-keyboard-avoid]');
+      const left = avoid?.getBoundingClientRect().left ?? 0;
+      setDock(
+        avoid && left > window.innerWidth * 0.4
+          ? { right: `${Math.ceil(window.innerWidth - left) + 8}px` }
+          : undefined,
+      );
+    };
+    place();
+    window.addEventListener('resize', place);
+    return () => window.removeEventListener('resize', place);
   }, [open, field]);
 
   if (!enabled || field === null || !field.isConnected) return null;
@@ -149,6 +173,8 @@ export function OnScreenKeyboard() {
       aria-label={t('keyboard.label')}
       data-testid="on-screen-keyboard"
       data-layout={layout}
+      data-docked={dock ? '' : undefined}
+      style={dock}
       onPointerDown={keep}
     >
       <div className="osk-head">

@@ -52,6 +52,7 @@ export const en = {
   'offline.bannerLabel': 'Connection to the service',
   'offline.title': 'Offline: the service cannot be reached.',
   'offline.details': 'What still works',
+  'banner.details': 'Details',
   'offline.stillWorks':
     'Still working: product availability from the local catalogue, and gift-card debits, which are kept on this kiosk and sent as soon as the service is back (within the offline limits).',
   'offline.unavailable':
@@ -225,6 +226,7 @@ export const en = {
   'giftCard.unknownCardRisk':
     'The service cannot be reached and this kiosk never read this card: its balance is unknown. A debit is taken at the store’s risk, within the limit for unknown cards.',
   'giftCard.notDebitable': 'This card cannot be debited: it is {status}.',
+  'giftCard.overBalance': 'More than the card’s known balance ({balance}): not offered.',
   'giftCard.afterWaiting': 'After debits waiting: {amount}',
   'error.overKnownBalance.title': 'This debit is over what is left on the card: it was not taken.',
   'error.overKnownBalance.detail':

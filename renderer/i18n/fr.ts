@@ -50,6 +50,7 @@ export const fr: Catalogue = {
   'offline.bannerLabel': 'Connexion au service',
   'offline.title': 'Hors ligne : le service est injoignable.',
   'offline.details': 'Ce qui fonctionne encore',
+  'banner.details': 'Détails',
   'offline.stillWorks':
     'Fonctionne encore : la disponibilité des produits depuis le catalogue local, et les débits de cartes cadeaux, gardés sur cette borne et envoyés dès le retour du service (dans les limites hors ligne).',
   'offline.unavailable':
@@ -225,6 +226,7 @@ export const fr: Catalogue = {
   'giftCard.unknownCardRisk':
     'Le service est injoignable et cette borne n’a jamais lu cette carte : son solde est inconnu. Un débit est pris aux risques du magasin, dans la limite prévue pour les cartes inconnues.',
   'giftCard.notDebitable': 'Cette carte ne peut pas être débitée : elle est {status}.',
+  'giftCard.overBalance': 'Plus que le solde connu de la carte ({balance}) : non proposé.',
   'giftCard.afterWaiting': 'Après les débits en attente : {amount}',
   'error.overKnownBalance.title':
     'Ce débit dépasse ce qui reste sur la carte : il n’a pas été pris.',

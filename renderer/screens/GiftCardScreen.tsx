@@ -25,6 +25,7 @@ export function GiftCardScreen() {
   const card = useKiosk('giftCard', (s) => s.card);
   const looking = useKiosk('giftCard', (s) => s.looking);
   const cardField = useRef<HTMLInputElement>(null);
+  const amountField = useRef<HTMLInputElement>(null);
   const wasLooking = useRef(looking);
   const lookupError = useKiosk('giftCard', (s) => s.lookupError);
   const amount = useKiosk('giftCard', (s) => s.amount);
@@ -39,6 +40,8 @@ export function GiftCardScreen() {
   const recentCards = useKiosk('giftCard', (s) => s.recentCards);
   const unshown = useKiosk('giftCard', (s) => s.unshown);
   const openDebits = useKiosk('outbox', (s) => s.open);
+  const connectivity = useKiosk('connectivity', (s) => s.connectivity);
+  const { outbox } = useStores();
   // What the service has not confirmed yet is not in the balance it computed.
   const waitingAmount = card
     ? openDebits
@@ -47,6 +50,12 @@ export function GiftCardScreen() {
     : 0;
   const blockedStatus = card && !cardAllowsDebit(card) ? card.status : null;
   const value = amountValue(amount);
+  // What the kiosk knows is left: a debit over it is refused whatever the connectivity, so it is
+  // not offered (issue 37, 5: Débiter was enabled for 20 € on a card known at 4,50 €).
+  const knownLeft =
+    card?.balance === null || card === null ? null : Math.max(0, card.balance - waitingAmount);
+  const overBalance = value !== null && knownLeft !== null && value > knownLeft + 0.001;
+  const blockedId = `${referenceId}-blocked`;
   // One sale, one debit: until the outcome of the debit confirmed on this card is on screen, its
   // notice is what staff get, however they reached the card; the form only while it is first sent.
   const offersDebit =
@@ -57,12 +66,28 @@ export function GiftCardScreen() {
     void giftCard.getState().loadRecentCards();
   }, [giftCard]);
 
-  // A scanner types the code and presses Enter, with no one to clear the field in between: once
-  // a look-up ends the code is selected, so the next scan replaces it instead of appending.
+  // A look-up that found a card hands the focus to the amount: digits typed or tapped next are
+  // the amount, never the card number (a scan is caught before any field and replaces the card).
+  // Found none, the code is selected, so the next scan or typing replaces it.
   useEffect(() => {
-    if (wasLooking.current && !looking) cardField.current?.select();
+    if (wasLooking.current && !looking) {
+      if (card !== null && amountField.current) amountField.current.focus();
+      else cardField.current?.select();
+    }
     wasLooking.current = looking;
-  }, [looking]);
+  }, [looking, card]);
+
+  // Back online, a card shown from the kiosk's last read is read again (issue 37, 7).
+  const cachedCard = card?.source === 'cache';
+  useEffect(() => {
+    if (connectivity === 'online' && cachedCard) giftCard.getState().refreshCard();
+  }, [connectivity, cachedCard, giftCard]);
+
+  // An outcome on screen: main may have taken a refusal as seen, so the alerts are read again.
+  const outcomeShown = debit === null ? null : `${debit.id}:${debit.state}`;
+  useEffect(() => {
+    if (outcomeShown !== null) void outbox.getState().refresh();
+  }, [outcomeShown, outbox]);
 
   const lookup = (event: FormEvent) => {
     event.preventDefault();
@@ -118,75 +143,92 @@ export function GiftCardScreen() {
           {looking && <Busy>{t('common.loading')}</Busy>}
           {lookupError && <ErrorNotice error={lookupError} />}
           {card && <GiftCardSummary card={card} waitingAmount={waitingAmount} />}
-          {lostReply && confirmation && (
-            <DebitMayBeStored
-              confirmation={confirmation}
-              checking={debiting}
-              onCheck={() => void giftCard.getState().checkDebit()}
-            />
-          )}
-          {debit && <DebitOutcomePanel debit={debit} delivery={delivery} />}
-          {confirmation && debit && (
-            <DebitAwaitingOutcome
-              checking={debiting}
-              onCheck={() => void giftCard.getState().checkDebit()}
-            />
-          )}
-          {debit && replayed && <p data-testid="debit-replayed">{t('giftCard.replayed')}</p>}
-          {debitError && <ErrorNotice error={debitError} />}
           <UnshownDebits
             debits={elsewhere}
             recentCards={recentCards}
             onOpen={(giftCardId) => void giftCard.getState().openCard(giftCardId)}
           />
         </div>
-        {offersDebit && (
-          <form className="debit-form" onSubmit={submit} aria-label={t('giftCard.debitForm')}>
-            <AmountField
-              label={t('giftCard.amount')}
-              value={amount}
-              disabled={debiting}
-              onChange={(next) => giftCard.getState().setAmount(next)}
-            />
-            <div className="field">
-              <label htmlFor={referenceId} className="field-label">
-                {t('giftCard.reference')}
-              </label>
-              <input
-                id={referenceId}
-                className="input"
-                autoComplete="off"
-                maxLength={MAX_DEBIT_REFERENCE_LENGTH}
-                value={reference}
-                onChange={(event) =>
-                  // The outbox accepts these characters only; others would be refused after the fact.
-                  giftCard.getState().setReference(event.target.value.replace(/[^\w .:/#-]/gu, ''))
-                }
+        <div className="gift-card-action" data-keyboard-avoid>
+          {offersDebit && (
+            <form className="debit-form" onSubmit={submit} aria-label={t('giftCard.debitForm')}>
+              <AmountField
+                label={t('giftCard.amount')}
+                value={amount}
+                inputRef={amountField}
+                disabled={debiting}
+                onChange={(next) => giftCard.getState().setAmount(next)}
               />
-            </div>
-            <button
-              type="submit"
-              className="button button-primary button-large"
-              data-primary-action
-              disabled={debiting || value === null || blockedStatus !== null}
-              aria-describedby={blockedStatus === null ? undefined : `${referenceId}-blocked`}
-            >
-              {value === null
-                ? t('giftCard.debit')
-                : t('giftCard.debitAmount', { amount: fmt.money(value) })}
-            </button>
-            {blockedStatus !== null && (
-              <p
-                id={`${referenceId}-blocked`}
-                className="notice notice-warning"
-                data-testid="debit-blocked"
+              <div className="field">
+                <label htmlFor={referenceId} className="field-label">
+                  {t('giftCard.reference')}
+                </label>
+                <input
+                  id={referenceId}
+                  className="input"
+                  autoComplete="off"
+                  maxLength={MAX_DEBIT_REFERENCE_LENGTH}
+                  value={reference}
+                  onChange={(event) =>
+                    // The outbox accepts these characters only; others would be refused after the fact.
+                    giftCard
+                      .getState()
+                      .setReference(event.target.value.replace(/[^\w .:/#-]/gu, ''))
+                  }
+                />
+              </div>
+              <button
+                type="submit"
+                className="button button-primary button-large"
+                data-primary-action
+                disabled={debiting || value === null || blockedStatus !== null || overBalance}
+                aria-describedby={blockedStatus === null && !overBalance ? undefined : blockedId}
               >
-                {t('giftCard.notDebitable', { status: recordStatus(blockedStatus, t) })}
-              </p>
+                {value === null
+                  ? t('giftCard.debit')
+                  : t('giftCard.debitAmount', { amount: fmt.money(value) })}
+              </button>
+              {blockedStatus !== null && (
+                <p id={blockedId} className="notice notice-warning" data-testid="debit-blocked">
+                  {t('giftCard.notDebitable', { status: recordStatus(blockedStatus, t) })}
+                </p>
+              )}
+              {blockedStatus === null && overBalance && knownLeft !== null && (
+                <p
+                  id={blockedId}
+                  className="notice notice-warning"
+                  data-testid="debit-over-balance"
+                >
+                  {t('giftCard.overBalance', { balance: fmt.money(knownLeft) })}
+                </p>
+              )}
+              {debiting && <Busy>{t('giftCard.debiting')}</Busy>}
+            </form>
+          )}
+          {/* Beside Débiter, whatever the outcome, and read out as it comes (issue 37, 3). */}
+          <div
+            className="debit-outcome-region"
+            aria-live="polite"
+            data-testid="debit-outcome-region"
+          >
+            {lostReply && confirmation && (
+              <DebitMayBeStored
+                confirmation={confirmation}
+                checking={debiting}
+                onCheck={() => void giftCard.getState().checkDebit()}
+              />
             )}
-            {debiting && <Busy>{t('giftCard.debiting')}</Busy>}
-          </form>
-        )}
+            {debit && <DebitOutcomePanel debit={debit} delivery={delivery} />}
+            {confirmation && debit && (
+              <DebitAwaitingOutcome
+                checking={debiting}
+                onCheck={() => void giftCard.getState().checkDebit()}
+              />
+            )}
+            {debit && replayed && <p data-testid="debit-replayed">{t('giftCard.replayed')}</p>}
+            {debitError && <ErrorNotice error={debitError} />}
+          </div>
+        </div>
       </div>
       <OutboxDebits />
     </section>

@@ -11,6 +11,7 @@ import type {
   GiftCardLookup,
   RecentCard,
 } from '../../shared/ipc/gift-cards.ts';
+import { COUNTER_WAIT_MS } from '../../shared/ipc/counter-wait.ts';
 import { amountValue } from '../input/amount-entry.ts';
 import { settle } from './call.ts';
 import {
@@ -26,8 +27,11 @@ import {
   outcomeOf,
 } from './debit-outcome.ts';
 
-/** How long main may wait for the service before replying: most answers come well within it. */
-export const DEBIT_WAIT_MS = 8_000;
+/**
+ * How long main may wait for the service before replying: most answers come well within it, and
+ * a customer at the counter is not kept waiting longer (then it is stored offline).
+ */
+export const DEBIT_WAIT_MS = COUNTER_WAIT_MS;
 
 /**
  * After a lost reply main is asked again after each of these waits in turn (the last repeated),
@@ -89,6 +93,8 @@ export interface GiftCardState {
   lookup(): Promise<void>;
   /** Opens the card with this service id (a customer's or a sale's credit names it). */
   openCard(giftCardId: string): Promise<void>;
+  /** Reads the card on screen again (back online): a fresh read replaces its last known one. */
+  refreshCard(): void;
   setAmount(amount: string): void;
   setReference(reference: string): void;
   submitDebit(): Promise<void>;
@@ -415,6 +421,10 @@ export function createGiftCardStore(
         return find({ code }, code);
       },
       openCard: (giftCardId) => find({ giftCardId }, giftCardId),
+      refreshCard: () => {
+        const { card, looking } = get();
+        if (card && !looking) void reread(card.id);
+      },
       setAmount: (amount) => set({ amount }),
       setReference: (reference) => set({ reference }),
       submitDebit: async () => {

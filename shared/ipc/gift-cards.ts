@@ -482,6 +482,7 @@ export type RecentCardsReply = z.infer<typeof RecentCardsReply>;
 
 export const OutboxSummary = lazySchema(() =>
   z.object({
+    /** Open debits, pending or being sent (`sendingCount` of them). */
     openCount: z.number().int().min(0),
     /** EUR. */
     openAmount: Amount,

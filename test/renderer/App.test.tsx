@@ -70,7 +70,9 @@ test('the status bar: demo badge, connectivity from events, a warning when a deb
       getOutboxSummary: () =>
         ok({
           ...outboxSummary,
+          // Being sent, and counted in openCount: one debit, '1' everywhere (issue 37, 6).
           openCount: 1,
+          sendingCount: 1,
           openAmount: 12.5,
           oldestOpenAgeMs: 5 * 60_000,
           attention: { refused: 1, failed: 0, expired: 0, total: 1 },

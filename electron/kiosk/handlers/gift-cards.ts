@@ -4,6 +4,7 @@ import {
   type giftCardMessages,
   type ListDebitsRequest,
 } from '../../../shared/ipc/gift-cards.ts';
+import { COUNTER_WAIT_MS } from '../../../shared/ipc/counter-wait.ts';
 import { giftCardIdFromScan } from '../../../shared/profile/index.ts';
 import { type CommerceApiClient, isCommerceApiError } from '../../api/index.ts';
 import { IpcFailure, type KioskHandlers } from '../../ipc/index.ts';
@@ -17,7 +18,9 @@ import {
 import { dayReportView, debitView, debitWithCardView, senderView } from '../views.ts';
 
 export interface GiftCardHandlerDeps {
-  readonly client: Pick<CommerceApiClient, 'getGiftCard'>;
+  readonly client: Pick<CommerceApiClient, 'getGiftCard'> & {
+    readonly connectivity: Pick<CommerceApiClient['connectivity'], 'state'>;
+  };
   readonly outbox: Outbox;
   readonly sender: OutboxSender;
 }
@@ -39,23 +42,44 @@ export function giftCardHandlers({
           "this code does not match the integration profile's gift-card scan rule",
         );
       }
-      let card;
-      try {
-        card = await client.getGiftCard({
+      const cached = () =>
+        cachedGiftCardLookupOf(outbox.profile, giftCardId, outbox.knownCard(giftCardId));
+      // Kept (without personal data) so that offline a debit is checked against this balance.
+      const read = client
+        .getGiftCard({
           params: { giftCardId },
           query: request.include === undefined ? {} : { include: request.include.join(',') },
+        })
+        .then((card) => {
+          outbox.recordCard(card);
+          return card;
         });
+      // Known offline: the last read at once; the read goes on and refreshes the cache if it can.
+      if (client.connectivity.state === 'offline') {
+        read.catch(() => undefined);
+        return cached();
+      }
+      // Not known: the counter waits COUNTER_WAIT_MS, then shows what the kiosk knows while the
+      // read goes on in the background (its retries, the client's own timeouts).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), COUNTER_WAIT_MS);
+      });
+      let card;
+      try {
+        card = await Promise.race([read, late]);
       } catch (error) {
         // Unreachable: staff can still debit offline, checked against the last read of it.
-        if (isUnreachable(error)) {
-          return cachedGiftCardLookupOf(outbox.profile, giftCardId, outbox.knownCard(giftCardId));
-        }
+        if (isUnreachable(error)) return cached();
         throw error;
+      } finally {
+        clearTimeout(timer);
       }
-      const lookup = giftCardLookupOf(outbox.profile, card, giftCardId);
-      // Kept (without personal data) so that offline a debit is checked against this balance.
-      outbox.recordCard(card);
-      return lookup;
+      if (card === 'late') {
+        read.catch(() => undefined);
+        return cached();
+      }
+      return giftCardLookupOf(outbox.profile, card, giftCardId);
     },
     listRecentCards: (request) => ({
       cards: outbox.recentCards(request.limit ?? RECENT_CARDS).map((card) => ({
@@ -82,7 +106,7 @@ export function giftCardHandlers({
       // (OUTBOX_ANSWER_AWAITED: the screen asks again), never shown as stored offline.
       const outcome = await outbox.awaitAnswer(accepted.debit.id, waitMs);
       return {
-        debit: debitView(outcome.debit),
+        debit: debitView(seenAtTheCounter(outbox, outcome, accepted.replayed)),
         delivery: accepted.delivery,
         connectivity: accepted.connectivity,
         settled: outcome.settled,
@@ -106,6 +130,22 @@ export function giftCardHandlers({
       limits: { ...outbox.limits },
     }),
   };
+}
+
+/**
+ * Refused (or failed) within the counter's wait, the reply puts it on screen in front of the
+ * customer: it does not need attention after the fact, so no alert asks how it was collected.
+ * A request sent again (its first reply lost) may reach staff after the customer left: it stays.
+ */
+function seenAtTheCounter(
+  outbox: Outbox,
+  outcome: { readonly settled: boolean; readonly debit: OutboxDebit },
+  replayed: boolean,
+): OutboxDebit {
+  const { debit } = outcome;
+  const onTheSpot = outcome.settled && !replayed && debit.acknowledgedAt === null;
+  if (!onTheSpot || (debit.state !== 'refused' && debit.state !== 'failed')) return debit;
+  return outbox.acknowledge(debit.id);
 }
 
 /** A short list: staff pick from it at a glance. */

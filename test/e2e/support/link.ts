@@ -8,9 +8,11 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
  *   one is reset, as when the service's host is up and its server is gone;
  * - `dropped`: SYNs go unanswered (a listener whose accept queue is full, and which never
  *   accepts: Linux drops the SYN), and an open connection is black-holed (nothing it carries
- *   arrives, nothing comes back), as behind a firewall that started dropping, or a pulled cable.
+ *   arrives, nothing comes back), as behind a firewall that started dropping, or a pulled cable;
+ * - `hung`: a new connection is accepted and never answered, and an open one is black-holed, as
+ *   with a service whose server hangs.
  */
-export type LinkCut = 'refused' | 'dropped';
+export type LinkCut = 'refused' | 'dropped' | 'hung';
 
 export interface ServiceLink {
   /** The base URL to give the kiosk instead of the service's. */
@@ -35,6 +37,12 @@ export async function startServiceLink(serviceUrl: string): Promise<ServiceLink>
   let forwarded = 0;
   let blackHole: ChildProcess | undefined;
   let fillers: Socket[] = [];
+  /** Connections a hung service accepted: kept open, never answered, until the link is back. */
+  let swallowed: Socket[] = [];
+  const swallow = (socket: Socket) => {
+    swallowed.push(socket);
+    socket.on('data', () => undefined).on('error', () => undefined);
+  };
 
   const relay = (client: Socket) => {
     forwarded += 1;
@@ -139,9 +147,17 @@ export async function startServiceLink(serviceUrl: string): Promise<ServiceLink>
         }
       }
       if (how === 'dropped') await startBlackHole();
+      if (how === 'hung') {
+        server = createServer(swallow);
+        server.listen(port, '127.0.0.1');
+        await once(server, 'listening');
+      }
     },
     async restore() {
       await stopBlackHole();
+      await stopListening();
+      for (const socket of swallowed) socket.resetAndDestroy();
+      swallowed = [];
       // Connections black-holed by the cut stay dead: reset them, as the kiosk's would time out.
       for (const pair of [...pairs]) pair.client.resetAndDestroy();
       pairs.clear();
@@ -151,6 +167,8 @@ export async function startServiceLink(serviceUrl: string): Promise<ServiceLink>
     },
     async close() {
       await stopBlackHole();
+      for (const socket of swallowed) socket.destroy();
+      swallowed = [];
       for (const pair of [...pairs]) pair.client.destroy();
       await stopListening();
     },

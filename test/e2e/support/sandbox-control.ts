@@ -8,6 +8,8 @@ export interface FaultSpec {
   readonly route?: string;
   readonly method?: 'GET' | 'PUT' | 'POST';
   readonly count?: number;
+  /** For `latency`: how long the request is held before it goes on. */
+  readonly latencyMs?: number;
 }
 
 export interface LedgerDebit {

@@ -1,6 +1,7 @@
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
+import { COUNTER_CONNECT_MS } from '../../../shared/ipc/counter-wait.ts';
 import { type Transport, createTransport } from '../../../electron/api/transport.ts';
 import { createApiGateway } from '../../../electron/outbox/api-gateway.ts';
 import type { CommerceApiClient } from '../../../electron/api/index.ts';
@@ -99,7 +100,7 @@ test('the sender asks a fresh connection for a debit over the per-debit offline 
   expect(neverOffline(50.004, limits)).toBe(false);
   expect(neverOffline(50.01, limits)).toBe(true);
 
-  // The gateway passes it to the client's call options.
+  // The gateway passes it to the client's call options, with the counter's connect timeout.
   const calls: unknown[] = [];
   const client = {
     debitGiftCard: (...args: unknown[]) => {
@@ -112,5 +113,8 @@ test('the sender asks a fresh connection for a debit over the per-debit offline 
   const gateway = createApiGateway(client);
   await expect(gateway.debit('c', 'k', '{}', { freshConnection: true })).rejects.toThrow();
   await expect(gateway.debit('c', 'k', '{}')).rejects.toThrow();
-  expect(calls).toEqual([{ freshConnection: true }, { freshConnection: false }]);
+  expect(calls).toEqual([
+    { freshConnection: true, connectTimeoutMs: COUNTER_CONNECT_MS },
+    { freshConnection: false },
+  ]);
 });

@@ -13,7 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => data.cleanup());
 
-it("the open set is the open rows' index condition, word for word; uncollected is its own set", () => {
+it("the open set is the open rows' index condition, word for word; the attention states are their own set", () => {
   const db = data.open();
   const index = db.connection
     .prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'outbox_debits_open'`)

@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test } from 'vitest';
 import type { CachedGiftCard } from '../../../shared/ipc/gift-cards.ts';
@@ -69,7 +69,20 @@ test('offline, a card never read is shown as a risk before staff confirm', async
   expect(screen.getByRole('button', { name: 'Debit €10.00' })).toHaveProperty('disabled', false);
 });
 
-test('a debit over the balance read is refused with both figures', async () => {
+test('a debit over the balance read is not offered, with the balance known', async () => {
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: { getGiftCard: () => ok(cached()) },
+  });
+  await findCard(['2', '0']);
+  const debit = screen.getByRole('button', { name: 'Debit €20.00' });
+  expect(debit).toHaveProperty('disabled', true);
+  const reason = screen.getByTestId('debit-over-balance');
+  expect(reason.textContent).toBe('More than the card’s known balance (€4.50): not offered.');
+  expect(debit.getAttribute('aria-describedby')).toBe(reason.id);
+  expect(rendered.kiosk.callsOf('debitGiftCard')).toEqual([]);
+});
+
+test('a debit main finds over the balance read (debits it knows of) is refused with the figures', async () => {
   rendered = await renderKiosk(<GiftCardScreen />, {
     handlers: {
       getGiftCard: () => ok(cached()),
@@ -83,15 +96,15 @@ test('a debit over the balance read is refused with both figures', async () => {
               knownBalance: 4.5,
               pending: 1,
               available: 3.5,
-              amount: 20,
+              amount: 4,
               asOf: '2026-11-23T09:15:00.000Z',
             },
           },
         }),
     },
   });
-  const user = await findCard(['2', '0']);
-  await user.click(screen.getByRole('button', { name: 'Debit €20.00' }));
+  const user = await findCard(['4']);
+  await user.click(screen.getByRole('button', { name: 'Debit €4.00' }));
   const alert = await screen.findByText(/over what is left on the card/);
   const notice = alert.closest('[role="alert"]') ?? alert.parentElement!;
   expect(notice.textContent).toContain('€4.50');
@@ -128,4 +141,20 @@ test('debits still waiting for the card: the balance after them', async () => {
   expect((await screen.findByTestId('gift-card-after-waiting')).textContent).toBe(
     'After debits waiting: €94.50',
   );
+});
+
+test('back online, a card shown from its last read is read again: the service’s balance, no more "cannot be reached"', async () => {
+  let online = false;
+  rendered = await renderKiosk(<GiftCardScreen />, {
+    handlers: {
+      getGiftCard: () => (online ? ok(serviceCard({ balance: 3 })) : ok(cached())),
+    },
+  });
+  act(() => rendered!.stores.connectivity.setState({ connectivity: 'offline' }));
+  await findCard();
+  expect(screen.getByTestId('gift-card-as-of')).toBeTruthy();
+  online = true;
+  act(() => rendered!.stores.connectivity.setState({ connectivity: 'online' }));
+  await waitFor(() => expect(screen.getByTestId('gift-card-balance').textContent).toBe('€3.00'));
+  expect(screen.queryByTestId('gift-card-as-of')).toBeNull();
 });

@@ -4,6 +4,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import type { IpcResult } from '../../../shared/ipc/errors.ts';
 import type { DebitGiftCardReply } from '../../../shared/ipc/gift-cards.ts';
 import { GiftCardScreen } from '../../../renderer/screens/GiftCardScreen.tsx';
+import { DEBIT_WAIT_MS } from '../../../renderer/stores/gift-card-store.ts';
 import { debit, giftCard, serviceCard, outboxSummary } from '../support/fixtures.ts';
 import { fail, ok } from '../support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
@@ -66,7 +67,7 @@ test('applied: the new balance, and the card read again from the service', async
       giftCardId: giftCard.id,
       amount: 20,
       policy: 'prefer_online',
-      waitMs: 8000,
+      waitMs: DEBIT_WAIT_MS,
     },
   ]);
 });
@@ -237,6 +238,7 @@ test('stored offline: the warning and the limits, then applied when main says so
 test('a debit over the offline limits is refused by the kiosk in plain words', async () => {
   rendered = await renderKiosk(<GiftCardScreen />, {
     handlers: {
+      getGiftCard: () => ok(serviceCard({ balance: 500 })),
       debitGiftCard: () =>
         fail({
           code: 'OUTBOX_LIMIT_EXCEEDED',

@@ -50,15 +50,13 @@ test('an event during a full read: the read, maybe older than the event, is made
   await Promise.resolve();
   const refused = debit({ id: 4, state: 'refused' });
   stored = [refused];
-  store
-    .getState()
-    .applyEvent({
-      type: 'state-changed',
-      debit: refused,
-      from: 'sending',
-      to: 'refused',
-      reason: 'X',
-    });
+  store.getState().applyEvent({
+    type: 'state-changed',
+    debit: refused,
+    from: 'sending',
+    to: 'refused',
+    reason: 'X',
+  });
   expect(store.getState().attention).toEqual([refused]);
 
   // The older read lands after the event, then the one made again after it.

@@ -26,15 +26,21 @@ it('a refused debit needs attention, with the masked number read, until collecte
     headers: { 'Idempotency-Key': crypto.randomUUID() },
     body: { amount: 4, currency: 'EUR', reference: 'other-till' },
   });
-  const { debit } = await call('debitGiftCard', {
+  // Taken without waiting for the service (as offline): its refusal comes after the customer left.
+  const taken = await call('debitGiftCard', {
     requestId: crypto.randomUUID(),
     giftCardId: demoGiftCards.lowBalance,
     amount: 4.5,
     reference: 'sale-after',
     policy: 'prefer_online',
-    waitMs: 10_000,
+    waitMs: 0,
   });
-  expect(debit.state).toBe('refused');
+  const { debit: refused } = await fixture.services.parts.outbox.awaitAnswer(
+    taken.debit.id,
+    10_000,
+  );
+  expect(refused.state).toBe('refused');
+  const { debit } = taken;
 
   const { debits } = await call('listDebits', { view: 'attention' });
   expect(debits).toEqual([
@@ -89,4 +95,25 @@ it('a resolution for a debit that was applied is refused with a stable code', as
       KIOSK_PAGE,
     ),
   ).toMatchObject({ ok: false, error: { code: 'OUTBOX_INVALID_STATE' } });
+});
+
+it('refused within the counter’s wait, in front of the customer: an outcome on screen, not an alert', async () => {
+  await call('getGiftCard', { giftCardId: demoGiftCards.lowBalance });
+  // Another till takes what is left after this kiosk read it: the service says no, at once.
+  await fixture.services.parts.client.debitGiftCard({
+    params: { giftCardId: demoGiftCards.lowBalance },
+    headers: { 'Idempotency-Key': crypto.randomUUID() },
+    body: { amount: 0.5, currency: 'EUR', reference: 'other-till-2' },
+  });
+  const { debit } = await call('debitGiftCard', {
+    requestId: crypto.randomUUID(),
+    giftCardId: demoGiftCards.lowBalance,
+    amount: 0.5,
+    reference: 'sale-on-the-spot',
+    policy: 'prefer_online',
+    waitMs: 10_000,
+  });
+  expect(debit.state).toBe('refused');
+  expect((await call('listDebits', { view: 'attention' })).debits).toEqual([]);
+  expect((await call('getOutboxSummary', {})).attention.total).toBe(0);
 });

@@ -82,3 +82,35 @@ it('the gift cards of a customer credits list are cached too, without the custom
     status: 'active',
   });
 });
+
+it('known offline, a card answers from the cache without waiting on the service; not known, after the counter’s wait', async () => {
+  fixture.sandbox.control!.clearFaults();
+  const { client, outbox } = fixture.services.parts;
+  const before = outbox.knownCard(demoGiftCards.active);
+  if (!before) throw new Error('the card was not read earlier');
+  // The service hangs on the card for a minute: a look-up that waited for it would time the test out.
+  fixture.sandbox.control!.addFault({
+    kind: 'latency',
+    route: 'getGiftCard',
+    latencyMs: 60_000,
+    count: 1,
+  });
+  client.connectivity.record('unreachable', 'test', 'NETWORK_ERROR');
+  client.connectivity.record('unreachable', 'test', 'NETWORK_ERROR');
+  expect(client.connectivity.state).toBe('offline');
+  const offline = await lookup({ giftCardId: demoGiftCards.active });
+  expect(offline).toMatchObject({ ok: true, value: { source: 'cache', balance: before.balance } });
+  fixture.sandbox.control!.clearFaults();
+
+  // Not known offline, the counter still waits no longer than COUNTER_WAIT_MS: the same read
+  // held for a minute answers from the cache.
+  client.connectivity.record('answered', 'test');
+  fixture.sandbox.control!.addFault({
+    kind: 'latency',
+    route: 'getGiftCard',
+    latencyMs: 60_000,
+  });
+  const slow = await lookup({ giftCardId: demoGiftCards.active });
+  expect(slow).toMatchObject({ ok: true, value: { source: 'cache', balance: before.balance } });
+  fixture.sandbox.control!.clearFaults();
+}, 30_000);
