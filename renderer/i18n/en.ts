@@ -17,6 +17,8 @@ export const en = {
   'record.no': 'no',
 
   'nav.label': 'Screens',
+  'scan.broken': 'A scan arrived broken up and was not searched: scan the code again.',
+  'scan.brokenDismiss': 'OK',
   'nav.availability': 'Availability',
   'nav.customers': 'Customers',
   'nav.giftCard': 'Gift card',

@@ -14,6 +14,9 @@ export const fr: Catalogue = {
   'record.yes': 'oui',
   'record.no': 'non',
 
+  'scan.broken':
+    'Un scan est arrivé en morceaux et n’a pas été cherché : scannez le code à nouveau.',
+  'scan.brokenDismiss': 'OK',
   'nav.label': 'Écrans',
   'nav.availability': 'Disponibilité',
   'nav.customers': 'Clients',
