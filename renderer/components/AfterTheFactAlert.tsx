@@ -1,5 +1,5 @@
 import type { DebitView } from '../../shared/ipc/gift-cards.ts';
-import { refusalKeys } from '../i18n/describe-error.ts';
+import { refusalKeys, refusalText, serviceExplanation } from '../i18n/describe-error.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
@@ -29,9 +29,15 @@ export function AfterTheFactAlert() {
   const debit = attention[0];
   if (!debit) return null;
   const reasonKey = debit.lastError ? refusalKeys()[debit.lastError.code] : undefined;
-  const reason = reasonKey
-    ? t(reasonKey)
-    : (debit.lastError?.message ?? t('afterTheFact.reasonUnknown'));
+  // A refusal is the service's: its words for the code, then its own explanation.
+  const reason =
+    debit.lastError && debit.state === 'refused'
+      ? refusalText(debit.lastError, t)
+      : reasonKey
+        ? t(reasonKey)
+        : debit.lastError
+          ? (serviceExplanation(debit.lastError) ?? debit.lastError.code)
+          : t('afterTheFact.reasonUnknown');
   const amount = fmt.money(debit.amount);
 
   return (

@@ -359,6 +359,10 @@ export const en = {
   'refusal.keyReused':
     'The service saw this debit before with different details; it was not applied.',
   'refusal.conflict': 'The service refused the operation.',
+  'refusal.notFound': 'The service does not know this card.',
+  'refusal.forbidden': 'The kiosk’s account is not allowed to debit this card.',
+  'refusal.invalid': 'The service refused the debit as it was sent.',
+  'refusal.serviceSays': '{lead} The service says: “{explanation}”.',
 
   'documents.title': 'Documents',
   'documents.none':
@@ -563,6 +567,7 @@ export const en = {
   'error.vaultUnavailable': 'The kiosk cannot store credentials securely on this computer.',
   'error.retryIn': 'Try again in {time}.',
   'error.unknown': 'Something went wrong.',
+  'error.serviceSaid': 'The service says: “{explanation}”.',
   'error.code': 'Code: {code}',
 
   'scope.productsRead': 'read products',

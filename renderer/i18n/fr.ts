@@ -365,6 +365,10 @@ export const fr: Catalogue = {
   'refusal.keyReused':
     'Le service a déjà vu ce débit avec d’autres informations ; il n’a pas été effectué.',
   'refusal.conflict': 'Le service a refusé l’opération.',
+  'refusal.notFound': 'Le service ne connaît pas cette carte.',
+  'refusal.forbidden': 'Le compte de la borne n’a pas le droit de débiter cette carte.',
+  'refusal.invalid': 'Le service a refusé le débit tel qu’il a été envoyé.',
+  'refusal.serviceSays': '{lead} Le service indique : « {explanation} ».',
 
   'documents.title': 'Documents',
   'documents.none':
@@ -579,6 +583,7 @@ export const fr: Catalogue = {
     'La borne ne peut pas conserver les identifiants de façon sûre sur cet ordinateur.',
   'error.retryIn': 'Réessayez dans {time}.',
   'error.unknown': 'Un problème est survenu.',
+  'error.serviceSaid': 'Le service indique : « {explanation} ».',
   'error.code': 'Code : {code}',
 
   'scope.productsRead': 'lire les produits',
