@@ -1,20 +1,9 @@
-import type { DebitView } from '../../shared/ipc/gift-cards.ts';
 import { refusalKeys, refusalText, serviceExplanation } from '../i18n/describe-error.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
+import { cardLabel, saleLabel } from './debit-labels.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { ResolutionActions } from './ResolutionActions.tsx';
-
-/** The card as staff know it: its masked number when main has read it, else the id's end. */
-export function cardLabel(debit: DebitView): string {
-  return debit.maskedNumber ?? `…${debit.giftCardId.slice(-4)}`;
-}
-
-/** The caller's reference (the sale), without the suffix that makes the outbox's own unique. */
-export function saleReference(debit: DebitView): string {
-  const slash = debit.reference.lastIndexOf('/');
-  return slash > 0 ? debit.reference.slice(0, slash) : debit.reference;
-}
 
 /**
  * A debit refused, failed or expired once the customer had left is money not collected. It stays
@@ -51,8 +40,8 @@ export function AfterTheFactAlert() {
       <p className="banner-title">{t('afterTheFact.title', { amount })}</p>
       <p>
         {t('afterTheFact.facts', {
-          card: cardLabel(debit),
-          reference: saleReference(debit),
+          card: cardLabel(debit, t),
+          reference: saleLabel(debit, t),
           time: fmt.dateTime(debit.createdAt),
         })}
       </p>
