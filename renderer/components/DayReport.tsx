@@ -65,7 +65,9 @@ export function DayReport() {
   const printing = useKiosk('documents', (s) => s.dayReportPrinting);
   const printError = useKiosk('documents', (s) => s.dayReportError);
   const jobId = useKiosk('documents', (s) => s.dayReportJobId);
-  const job = useKiosk('printers', (s) => (jobId === null ? null : (s.jobs[jobId] ?? null)));
+  const printed = useKiosk('printers', (s) => (jobId === null ? null : (s.jobs[jobId] ?? null)));
+  // Another day on screen: the last day's job is not this report's.
+  const job = printed && report && printed.reference === report.date ? printed : null;
   const [text, setText] = useState(() => formatDay(localToday(), locale));
   const [invalid, setInvalid] = useState(false);
   const dayId = useId();

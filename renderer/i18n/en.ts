@@ -420,7 +420,7 @@ export const en = {
   'job.on': 'on {printer}',
   'job.cancel': 'Cancel printing',
   'job.heldUp': 'Not printing: the printer needs attention',
-  'job.serviceSaid': 'Details: {message}',
+  'job.systemMessage': 'The print system’s message (for support)',
   'job.retry': 'Try again',
   'job.anotherPrinter': 'Another printer',
   'job.otherPrinters': 'Other printers',

@@ -428,7 +428,7 @@ export const fr: Catalogue = {
   'job.on': 'sur {printer}',
   'job.cancel': 'Annuler l’impression',
   'job.heldUp': 'Pas d’impression : l’imprimante demande une intervention',
-  'job.serviceSaid': 'Détails : {message}',
+  'job.systemMessage': 'Message du système d’impression (pour l’assistance, en anglais)',
   'job.retry': 'Réessayer',
   'job.anotherPrinter': 'Une autre imprimante',
   'job.otherPrinters': 'Autres imprimantes',

@@ -29,8 +29,9 @@ export function CustomersScreen() {
   const savLog = useKiosk('customers', (s) => s.savLog);
   const sale = useKiosk('customers', (s) => s.sale);
 
+  // The row's button says Print: the document opens with its preview and prints.
   const print = (document: DocumentRef) => {
-    void documents.getState().open(document);
+    void documents.getState().openAndPrint(document);
     navigation.getState().go('documents');
   };
 

@@ -326,7 +326,8 @@ test('one match opens the record; contact data only when the service sent it', a
   expect(within(unpaid).queryByRole('button', { name: /Print invoice/ })).toBeNull();
   expect(rendered.kiosk.callsOf('getSale').at(-1)).toEqual({ saleId: 'sale_2' });
 
-  // One with an invoice: print is offered, and goes to the documents screen.
+  // One with an invoice: print is offered, goes to the documents screen, and prints once the
+  // preview is there, as the button says.
   await user.click(screen.getByRole('button', { name: 'Details of sale V-2026-001' }));
   expect(
     screen
@@ -340,6 +341,12 @@ test('one match opens the record; contact data only when the service sent it', a
     reference: 'sale_1',
     number: 'V-2026-001',
   });
+  await waitFor(() =>
+    expect(rendered!.kiosk.callsOf('printInvoice')).toEqual([
+      { requestId: expect.any(String), saleId: 'sale_1', copies: 1 },
+    ]),
+  );
+  expect(rendered.kiosk.callsOf('previewDocument')).toHaveLength(1);
 });
 
 test('a 403 says which permission the account lacks', async () => {
