@@ -126,6 +126,11 @@ export const en = {
   'customers.searchForm': 'Find a customer',
   'customers.why':
     'Search by the customer’s exact e-mail address. If several customers share it, you confirm who it is with one more detail they tell you.',
+  'customers.whyAny':
+    'Search by the customer’s exact e-mail address, or by any other detail below (each exact; every detail given must match). If several customers match, you confirm who it is with one more detail they tell you.',
+  'customers.nothingGiven': 'Give the e-mail address or another detail to search by.',
+  'customers.mismatch':
+    'None of these customers matches this detail ({criterion}): check it with the customer and try again.',
   'customers.email': 'E-mail address (exact)',
   'customers.criterionKind': 'Which detail',
   'customers.search': 'Search',

@@ -127,6 +127,11 @@ export const fr: Catalogue = {
   'customers.searchForm': 'Trouver un client',
   'customers.why':
     'Recherchez par l’adresse e-mail exacte du client. Si plusieurs clients la partagent, vous confirmez de qui il s’agit avec une autre information qu’il vous donne.',
+  'customers.whyAny':
+    'Recherchez par l’adresse e-mail exacte du client, ou par toute autre information ci-dessous (chacune exacte ; toutes celles données doivent correspondre). Si plusieurs clients correspondent, vous confirmez de qui il s’agit avec une autre information qu’il vous donne.',
+  'customers.nothingGiven': 'Donnez l’adresse e-mail ou une autre information pour chercher.',
+  'customers.mismatch':
+    'Aucun de ces clients n’a cette information ({criterion}) : vérifiez-la avec le client et réessayez.',
   'customers.email': 'Adresse e-mail (exacte)',
   'customers.criterionKind': 'Quelle information',
   'customers.search': 'Rechercher',

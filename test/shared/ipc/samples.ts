@@ -10,6 +10,7 @@ export const validRequests: { readonly [N in MessageName]: RequestOf<N> } = {
   listShops: {},
   getSyncStatus: {},
   syncNow: { full: false },
+  customerSearchCriteria: {},
   searchCustomers: { email: 'famille.moreau@example.com', lastName: 'Moreau' },
   getCustomer: { customerId: 'customer_d7fec614-a393-43e6-9a5e-219599816ba6' },
   getCustomerHistory: { customerId: 'customer_d7fec614-a393-43e6-9a5e-219599816ba6' },
