@@ -38,6 +38,7 @@ const byCode: Readonly<Record<string, MessageKey>> = {
   CATALOG_PRODUCT_NOT_FOUND: 'error.notFound',
   OUTBOX_NOT_FOUND: 'error.notFound',
   GIFT_CARD_CODE_UNRECOGNISED: 'error.cardCodeUnrecognised',
+  CUSTOMER_CRITERION_NOT_TAKEN: 'error.criterionNotTaken',
   INVALID_REQUEST: 'error.invalid',
   IPC_INVALID_REQUEST: 'error.invalid',
   OUTBOX_INVALID_DEBIT: 'error.invalid',

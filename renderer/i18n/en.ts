@@ -591,6 +591,8 @@ export const en = {
     'The credentials of this kiosk are provisioned and cannot be changed here.',
   'error.vaultUnavailable': 'The kiosk cannot store credentials securely on this computer.',
   'error.retryIn': 'Try again in {time}.',
+  'error.criterionNotTaken':
+    'The service does not search by these details alone: add the e-mail address.',
   'error.unknown': 'Something went wrong.',
   'error.serviceSaid': 'The service says: “{explanation}”.',
   'error.code': 'Code: {code}',

@@ -607,6 +607,8 @@ export const fr: Catalogue = {
   'error.vaultUnavailable':
     'La borne ne peut pas conserver les identifiants de façon sûre sur cet ordinateur.',
   'error.retryIn': 'Réessayez dans {time}.',
+  'error.criterionNotTaken':
+    'Le service ne cherche pas avec ces seules informations : ajoutez l’adresse e-mail.',
   'error.unknown': 'Un problème est survenu.',
   'error.serviceSaid': 'Le service indique : « {explanation} ».',
   'error.code': 'Code : {code}',
