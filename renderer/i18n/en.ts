@@ -55,9 +55,9 @@ export const en = {
   'offline.title': 'Offline: the service cannot be reached.',
   'offline.details': 'What still works',
   'offline.stillWorks':
-    'Still working: product availability from the local catalogue, and gift-card debits, which are kept on this kiosk and sent as soon as the service is back (within the offline limits).',
+    'Still working: product availability from the local catalogue; cards read before on this kiosk, with their balance as last read; and gift-card debits, which are kept on this kiosk and sent as soon as the service is back (within the offline limits).',
   'offline.unavailable':
-    'Not available until the connection is back: customer lookup, gift-card balances, document previews and printing.',
+    'Not available until the connection is back: customer lookup, up-to-date gift-card balances, and the previews and printing of invoices and slips.',
   'offline.heldDebits':
     'Gift-card debits kept on this kiosk, not yet confirmed by the service: {count} ({amount}).',
   'degraded.title': 'The service is slow or failing: answers may take longer, some may fail.',
@@ -84,6 +84,7 @@ export const en = {
   'price.range': '{min} – {max}',
   'price.before': 'instead of',
   'product.noName': '(product without a name)',
+  'product.unnamed': '{text} (no name given)',
   'product.reference': 'Ref. {reference}',
   'product.ean': 'EAN {ean}',
   'product.noPrice': 'No price',
@@ -94,7 +95,6 @@ export const en = {
   'product.back': 'Back to the list',
   'product.loading': 'Loading the product…',
   'product.image': 'Photo of {name}',
-  'product.noImage': 'No photo',
   'product.price': 'Price',
   'product.promotionPrice': 'Promotion',
   'product.stock': 'Stock',
@@ -231,7 +231,7 @@ export const en = {
   'giftCard.unknownValue': 'unknown',
   'giftCard.unknownCardRisk':
     'The service cannot be reached and this kiosk never read this card: its balance is unknown. A debit is taken at the store’s risk, within the limit for unknown cards.',
-  'giftCard.notDebitable': 'This card cannot be debited: it is {status}.',
+  'giftCard.notDebitable': 'This card cannot be debited. Its status: {status}.',
   'giftCard.afterWaiting': 'After debits waiting: {amount}',
   'error.overKnownBalance.title': 'This debit is over what is left on the card: it was not taken.',
   'error.overKnownBalance.detail':
@@ -495,7 +495,9 @@ export const en = {
   'setup.noShop': 'No shop',
   'setup.printer': 'Default printer',
   'setup.systemPrinter': 'System default',
-  'setup.language': 'Kiosk language',
+  'setup.language': 'Language the kiosk starts in',
+  'setup.sessionLanguage':
+    'Language of this session (switched from the status bar): {language}. The kiosk starts in the language chosen here.',
   'idle.countdown':
     'No one at the kiosk? Back to the start screen in {seconds} s. Touch the screen to stay.',
   'setup.idleReturn': 'Back to the start screen after this many seconds untouched (0: never)',

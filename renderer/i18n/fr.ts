@@ -54,9 +54,9 @@ export const fr: Catalogue = {
   'offline.title': 'Hors ligne : le service est injoignable.',
   'offline.details': 'Ce qui fonctionne encore',
   'offline.stillWorks':
-    'Fonctionne encore : la disponibilité des produits depuis le catalogue local, et les débits de cartes cadeaux, gardés sur cette borne et envoyés dès le retour du service (dans les limites hors ligne).',
+    'Fonctionne encore : la disponibilité des produits depuis le catalogue local ; les cartes déjà lues sur cette borne, avec leur solde tel que lu alors ; et les débits de cartes cadeaux, gardés sur cette borne et envoyés dès le retour du service (dans les limites hors ligne).',
   'offline.unavailable':
-    'Indisponible jusqu’au retour de la connexion : la recherche de clients, le solde des cartes cadeaux, l’aperçu et l’impression des documents.',
+    'Indisponible jusqu’au retour de la connexion : la recherche de clients, le solde à jour des cartes cadeaux, l’aperçu et l’impression des factures et des bons.',
   'offline.heldDebits':
     'Débits de cartes cadeaux gardés sur cette borne, pas encore confirmés par le service : {count} ({amount}).',
   'degraded.title':
@@ -85,6 +85,7 @@ export const fr: Catalogue = {
   'price.range': '{min} – {max}',
   'price.before': 'au lieu de',
   'product.noName': '(produit sans nom)',
+  'product.unnamed': '{text} (sans nom fourni)',
   'product.reference': 'Réf. {reference}',
   'product.ean': 'EAN {ean}',
   'product.noPrice': 'Sans prix',
@@ -95,7 +96,6 @@ export const fr: Catalogue = {
   'product.back': 'Retour à la liste',
   'product.loading': 'Chargement du produit…',
   'product.image': 'Photo de {name}',
-  'product.noImage': 'Pas de photo',
   'product.price': 'Prix',
   'product.promotionPrice': 'Promotion',
   'product.stock': 'Stock',
@@ -232,7 +232,7 @@ export const fr: Catalogue = {
   'giftCard.unknownValue': 'inconnu',
   'giftCard.unknownCardRisk':
     'Le service est injoignable et cette borne n’a jamais lu cette carte : son solde est inconnu. Un débit est pris aux risques du magasin, dans la limite prévue pour les cartes inconnues.',
-  'giftCard.notDebitable': 'Cette carte ne peut pas être débitée : elle est {status}.',
+  'giftCard.notDebitable': 'Cette carte ne peut pas être débitée. Son état : {status}.',
   'giftCard.afterWaiting': 'Après les débits en attente : {amount}',
   'error.overKnownBalance.title':
     'Ce débit dépasse ce qui reste sur la carte : il n’a pas été pris.',
@@ -506,7 +506,9 @@ export const fr: Catalogue = {
   'setup.noShop': 'Aucun magasin',
   'setup.printer': 'Imprimante par défaut',
   'setup.systemPrinter': 'Imprimante par défaut du système',
-  'setup.language': 'Langue de la borne',
+  'setup.language': 'Langue de la borne au démarrage',
+  'setup.sessionLanguage':
+    'Langue de cette session (choisie depuis la barre d’état) : {language}. La borne démarre dans la langue choisie ici.',
   'idle.countdown':
     'Personne à la borne ? Retour à l’écran d’accueil dans {seconds} s. Touchez l’écran pour rester.',
   'setup.idleReturn':
