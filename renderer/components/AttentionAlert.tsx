@@ -1,20 +1,9 @@
-import type { DebitView } from '../../shared/ipc/gift-cards.ts';
-import { refusalKeys } from '../i18n/describe-error.ts';
+import { refusalKeys, refusalText, serviceExplanation } from '../i18n/describe-error.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
+import { cardLabel, saleLabel } from './debit-labels.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { ResolutionActions } from './ResolutionActions.tsx';
-
-/** The card as staff know it: its masked number when main has read it, else the id's end. */
-export function cardLabel(debit: DebitView): string {
-  return debit.maskedNumber ?? `…${debit.giftCardId.slice(-4)}`;
-}
-
-/** The caller's reference (the sale), without the suffix that makes the outbox's own unique. */
-export function saleReference(debit: DebitView): string {
-  const slash = debit.reference.lastIndexOf('/');
-  return slash > 0 ? debit.reference.slice(0, slash) : debit.reference;
-}
 
 /**
  * A debit refused, failed or expired once the customer had left is money not collected. It stays
@@ -40,9 +29,15 @@ export function AttentionAlert() {
   const debit = attention[0];
   if (!debit) return null;
   const reasonKey = debit.lastError ? refusalKeys()[debit.lastError.code] : undefined;
-  const reason = reasonKey
-    ? t(reasonKey)
-    : (debit.lastError?.message ?? t('attention.reasonUnknown'));
+  // A refusal is the service's: its words for the code, then its own explanation.
+  const reason =
+    debit.lastError && debit.state === 'refused'
+      ? refusalText(debit.lastError, t)
+      : reasonKey
+        ? t(reasonKey)
+        : debit.lastError
+          ? (serviceExplanation(debit.lastError) ?? debit.lastError.code)
+          : t('attention.reasonUnknown');
   const amount = fmt.money(debit.amount);
 
   return (
@@ -63,8 +58,8 @@ export function AttentionAlert() {
           <summary>{t('banner.details')}</summary>
           <p>
             {t('attention.facts', {
-              card: cardLabel(debit),
-              reference: saleReference(debit),
+              card: cardLabel(debit, t),
+              reference: saleLabel(debit, t),
               time: fmt.dateTime(debit.createdAt),
             })}
           </p>

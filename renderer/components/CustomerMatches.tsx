@@ -20,20 +20,24 @@ function tellsApart(matches: readonly CustomerEntry[], criterion: SecondCriterio
 }
 
 /**
- * Several customers share the e-mail address (and the details given so far): they are listed so
- * staff see why, but none can be opened from here. The customer states another detail and the
- * search runs again with all of them; only a single match opens a record.
+ * Several customers match the details given so far: they are listed so staff see why, but none
+ * can be opened from here. The customer states another detail and the search runs again with all
+ * of them; only a single match opens a record. A detail that matches none of them leaves the list
+ * and the question as they were, with the detail typed, to check and correct.
  */
 export function CustomerMatches({
   matches,
   more,
   criteria,
+  mismatch = null,
   busy,
   onConfirm,
 }: {
   readonly matches: readonly CustomerEntry[];
   readonly more: boolean;
   readonly criteria: CustomerCriteria;
+  /** The detail just given matched none of them: said, and asked again. */
+  readonly mismatch?: SecondCriterion | null;
   readonly busy: boolean;
   readonly onConfirm: (criterion: SecondCriterion, value: string) => void;
 }) {
@@ -75,6 +79,11 @@ export function CustomerMatches({
       </ul>
       {more && <p>{t('customers.more')}</p>}
       <form noValidate onSubmit={submit} aria-label={t('customers.confirmTitle')}>
+        {mismatch !== null && (
+          <p className="notice notice-warning" role="alert" data-testid="confirm-mismatch">
+            {t('customers.mismatch', { criterion: t(criterionLabels[mismatch]) })}
+          </p>
+        )}
         <CriterionField
           legend={t('customers.confirmTitle')}
           options={options}

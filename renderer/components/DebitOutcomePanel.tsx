@@ -1,5 +1,5 @@
 import type { DebitGiftCardReply, DebitView } from '../../shared/ipc/gift-cards.ts';
-import { refusalKeys } from '../i18n/describe-error.ts';
+import { refusalText } from '../i18n/describe-error.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { outcomeOf } from '../stores/debit-outcome.ts';
@@ -32,12 +32,11 @@ export function DebitOutcomePanel({
           </>
         );
       case 'refused': {
-        const key = debit.lastError ? refusalKeys()[debit.lastError.code] : undefined;
         return (
           <>
             <p className="outcome-title">{t('outcome.refused', { amount })}</p>
             <p data-testid="refusal-reason">
-              {key ? t(key) : t('outcome.refusedOther', { code: debit.lastError?.code ?? '' })}
+              {debit.lastError ? refusalText(debit.lastError, t) : t('refusal.conflict')}
             </p>
             <p>{t('outcome.notDebited')}</p>
           </>

@@ -77,7 +77,7 @@ export function KioskSettingsForm({
   readonly saving: boolean;
   readonly onSave: (changes: KioskSettingsChanges) => void;
 }) {
-  const { t } = useI18n();
+  const { t, locale: session } = useI18n();
   const shops = useKiosk('availability', (s) => s.shops);
   const printers = useKiosk('printers', (s) => s.printers);
   const [shopId, setShopId] = useState(settings.shopId);
@@ -140,6 +140,12 @@ export function KioskSettingsForm({
             </button>
           ))}
         </div>
+        {/* The status bar switches this session only: said, so the two never look at odds. */}
+        {session !== settings.locale && (
+          <p className="hint" data-testid="session-language">
+            {t('setup.sessionLanguage', { language: languageNames[session] })}
+          </p>
+        )}
       </div>
       <WholeNumberField label={t('setup.idleReturn')} entry={idle} min={0} max={3_600} />
       <div className="field">

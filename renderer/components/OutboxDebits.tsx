@@ -4,6 +4,7 @@ import { useI18n } from '../i18n/use-i18n.ts';
 import { useKiosk } from '../hooks/use-store.ts';
 import { isCancellable } from '../stores/outbox-store.ts';
 import { useStores } from '../stores/stores-context.tsx';
+import { cardLabel } from './debit-labels.ts';
 import { debitStateKeys } from './debit-state-labels.ts';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import { ResolutionActions } from './ResolutionActions.tsx';
@@ -33,7 +34,7 @@ export function OutboxDebits() {
         <span className="badge">{t(debitStateKeys[debit.state])}</span>
         <span className="debit-facts">
           {[
-            t('pending.card', { card: debit.giftCardId }),
+            t('pending.card', { card: cardLabel(debit, t) }),
             t('pending.taken', { time: fmt.dateTime(debit.createdAt) }),
             debit.attempts > 0 && t('pending.attempts', { count: fmt.integer(debit.attempts) }),
             debit.nextAttemptAt && t('pending.next', { time: fmt.dateTime(debit.nextAttemptAt) }),

@@ -25,8 +25,9 @@ export function isFinished(job: PrintJob): boolean {
 
 /**
  * Where the job is, step by step, and what holds it up, as the print system reports it. A job
- * held up by its printer says so instead of "Printing": the paper is not coming out. A failed
- * job offers to print again, here or on another printer.
+ * held up by its printer says so instead of "Printing": the paper is not coming out, and another
+ * printer is offered at once rather than after the stall timeout. A failed job offers to print
+ * again, here or on another printer.
  */
 export function PrintJobProgress({
   job,
@@ -48,8 +49,10 @@ export function PrintJobProgress({
   const problem = job.problem ? printProblemKeys[job.problem.code] : undefined;
   const heldUp = !isFinished(job) && job.problem !== null;
   const others = (printers ?? []).filter((printer) => printer.name !== job.printer);
-  // The print service's own words say what went wrong with the document; CUPS does not translate.
+  // The print system's own words, for support: CUPS speaks English whatever the screen's language,
+  // so they stay folded under the kiosk's words rather than read as the explanation.
   const detail = job.problem?.code === 'filter_failed' ? job.problem.message : null;
+  const offerOthers = (job.state === 'failed' || heldUp) && onPrintOn && others.length > 0;
   return (
     <div
       className="print-job"
@@ -84,23 +87,24 @@ export function PrintJobProgress({
         </p>
       )}
       {detail && (
-        <p className="hint" data-testid="print-job-detail">
-          {t('job.serviceSaid', { message: detail })}
-        </p>
+        <details className="hint" data-testid="print-job-detail">
+          <summary>{t('job.systemMessage')}</summary>
+          <p lang="en">{detail}</p>
+        </details>
       )}
       {!isFinished(job) && (
         <button type="button" className="button" onClick={onCancel}>
           {t('job.cancel')}
         </button>
       )}
-      {job.state === 'failed' && (onRetry || (onPrintOn && others.length > 0)) && (
+      {((job.state === 'failed' && onRetry) || offerOthers) && (
         <div className="job-actions">
-          {onRetry && (
+          {job.state === 'failed' && onRetry && (
             <button type="button" className="button button-primary" onClick={onRetry}>
               {t('job.retry')}
             </button>
           )}
-          {onPrintOn && others.length > 0 && (
+          {offerOthers && (
             <button
               type="button"
               className="button"
@@ -112,7 +116,7 @@ export function PrintJobProgress({
           )}
         </div>
       )}
-      {job.state === 'failed' && onPrintOn && choosing && (
+      {offerOthers && choosing && (
         <ul className="job-actions" aria-label={t('job.otherPrinters')}>
           {others.map((printer) => (
             <li key={printer.name}>

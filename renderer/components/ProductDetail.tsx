@@ -6,6 +6,7 @@ import { ItemLine } from './ItemLine.tsx';
 import { PriceRange } from './PriceRange.tsx';
 import { ProductImage } from './ProductImage.tsx';
 import { shopPrices } from './shop-prices.ts';
+import { productName } from './product-name.ts';
 
 const availableCount = (group: ShopAvailability) =>
   group.items.filter((item) => item.availability.available).length;
@@ -47,7 +48,8 @@ export function ProductDetail({
 }) {
   const { t, fmt } = useI18n();
   const { product } = detail;
-  const name = product.name ?? t('product.noName');
+  const title = productName(product, t);
+  const name = title.text;
   const groups = orderShops(detail.shops, shopId, homeShopId);
   const chosen = shopId === null ? undefined : groups.find((group) => group.shop?.id === shopId);
   const chosenShopHasItems = chosen !== undefined;
@@ -65,7 +67,9 @@ export function ProductDetail({
       <div className="product-head">
         <ProductImage url={product.mainImage} name={name} />
         <div>
-          <h2 id="product-detail-name">{name}</h2>
+          <h2 id="product-detail-name" className={title.named ? undefined : 'product-unnamed'}>
+            {name}
+          </h2>
           <p className="product-ids">
             {[
               product.reference && t('product.reference', { reference: product.reference }),

@@ -1,10 +1,10 @@
-import { ImageOff } from 'lucide-react';
 import { useState } from 'react';
 import { useI18n } from '../i18n/use-i18n.ts';
 
 /**
  * The product's main image. Images live on the merchant's servers: offline, or when the kiosk's
- * policy does not allow that host, the image cannot load and a plain placeholder takes its place.
+ * policy does not allow that host, the image cannot load. Then nothing takes its place: an empty
+ * 200 px box with a "no image" symbol told staff nothing and pushed the prices and stock down.
  */
 export function ProductImage({
   url,
@@ -15,17 +15,7 @@ export function ProductImage({
 }) {
   const { t } = useI18n();
   const [failed, setFailed] = useState<string | null>(null);
-  if (url === null || failed === url) {
-    return (
-      <div
-        className="product-image product-image-missing"
-        role="img"
-        aria-label={t('product.noImage')}
-      >
-        <ImageOff aria-hidden="true" size={40} strokeWidth={1.5} />
-      </div>
-    );
-  }
+  if (url === null || failed === url) return null;
   return (
     <img
       className="product-image"

@@ -4,6 +4,7 @@ import type { SearchHit } from '../../shared/ipc/catalog.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 import { AvailabilityBadge } from './AvailabilityBadge.tsx';
 import { PriceRange } from './PriceRange.tsx';
+import { productName } from './product-name.ts';
 import { shopPrices } from './shop-prices.ts';
 
 /** The statuses of the shop's items, each once, in the service's order of first appearance. */
@@ -25,7 +26,7 @@ export const ProductRow = memo(function ProductRow({
   readonly onOpen: (productId: string) => void;
 }) {
   const { t, fmt } = useI18n();
-  const name = hit.name ?? t('product.noName');
+  const name = productName(hit, t);
   const statuses = shopStatuses(hit);
   // With a shop chosen, its own prices; the range across shops only when none is.
   const here =
@@ -35,7 +36,9 @@ export const ProductRow = memo(function ProductRow({
   return (
     <button type="button" className="product-row" onClick={() => onOpen(hit.uuid)}>
       <span className="product-row-main">
-        <span className="product-row-name">{name}</span>
+        <span className={name.named ? 'product-row-name' : 'product-row-name product-unnamed'}>
+          {name.text}
+        </span>
         <span className="product-row-ids">
           {[
             hit.reference && t('product.reference', { reference: hit.reference }),

@@ -1,5 +1,6 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useScanner } from '../hooks/use-scanner.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
 import { defaultScanTiming } from '../input/scan-detector.ts';
 import { routeOf } from '../input/scan-route.ts';
 import { useKiosk } from '../hooks/use-store.ts';
@@ -7,17 +8,23 @@ import { useStores } from '../stores/stores-context.tsx';
 
 /**
  * The scanner works from any screen: a product's EAN or reference opens the product, a card
- * opens on the gift-card screen, a receipt's sale, invoice or SAV number opens the document.
+ * opens on the gift-card screen, a receipt's sale, invoice or SAV number opens the document. A
+ * burst that arrived broken up and cannot be trusted whole is said on screen, and nothing is
+ * searched: staff scan again.
  */
 export function ScanListener() {
+  const { t } = useI18n();
   const { navigation, availability, giftCard, documents } = useStores();
+  const [broken, setBroken] = useState(false);
   const maxGapMs = useKiosk(
     'setup',
     (s) => s.settings?.settings.scanMaxGapMs ?? defaultScanTiming.maxGapMs,
   );
   const timing = useMemo(() => ({ ...defaultScanTiming, maxGapMs }), [maxGapMs]);
-  useScanner((code) => {
-    const route = routeOf(code, navigation.getState().screen);
+  useScanner((outcome) => {
+    setBroken(outcome.kind === 'broken');
+    if (outcome.kind === 'broken') return;
+    const route = routeOf(outcome.code, navigation.getState().screen);
     switch (route.to) {
       case 'product':
         navigation.getState().go('availability');
@@ -34,5 +41,14 @@ export function ScanListener() {
         return;
     }
   }, timing);
-  return null;
+  if (!broken) return null;
+  // The code itself is not shown: half a code read aloud invites typing it in.
+  return (
+    <div className="notice notice-warning scan-broken" role="alert" data-testid="scan-broken">
+      <p>{t('scan.broken')}</p>
+      <button type="button" className="button" onClick={() => setBroken(false)}>
+        {t('scan.brokenDismiss')}
+      </button>
+    </div>
+  );
 }

@@ -1,15 +1,21 @@
 import { useEffect, useRef } from 'react';
-import { ScanDetector, type ScanTiming, defaultScanTiming } from '../input/scan-detector.ts';
+import {
+  ScanDetector,
+  type ScanOutcome,
+  type ScanTiming,
+  defaultScanTiming,
+} from '../input/scan-detector.ts';
 import { type TextField, setFieldValue, textFieldOf } from '../input/text-field.ts';
 
 /**
  * A kiosk-wide barcode scanner: a burst of characters ended by Enter, wherever the focus is, is
- * handed to `onScan` and to nothing else. When the focus was in a text field, the field gets
- * back what it held before the burst (a scan never lands in the wrong field) and its form is not
+ * handed to `onScan` and to nothing else, whether read whole or broken (then staff are told). When
+ * the focus was in a text field, the field gets back what it held before the burst (a scan never
+ * lands in the wrong field, a broken one never stays there as a partial code) and its form is not
  * submitted. Slow typing is left alone.
  */
 export function useScanner(
-  onScan: (code: string) => void,
+  onScan: (outcome: ScanOutcome) => void,
   timing: ScanTiming = defaultScanTiming,
 ): void {
   const callback = useRef(onScan);
@@ -23,13 +29,13 @@ export function useScanner(
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return;
       if (event.key === 'Enter') {
-        const code = detector.enter(event.timeStamp);
-        if (code === null) return;
+        const outcome = detector.enter(event.timeStamp);
+        if (outcome === null) return;
         event.preventDefault();
         event.stopPropagation();
         if (field) setFieldValue(field, before);
         field = null;
-        callback.current(code.trim());
+        callback.current({ ...outcome, code: outcome.code.trim() });
         return;
       }
       if (event.key.length !== 1) {

@@ -38,6 +38,7 @@ const byCode: Readonly<Record<string, MessageKey>> = {
   CATALOG_PRODUCT_NOT_FOUND: 'error.notFound',
   OUTBOX_NOT_FOUND: 'error.notFound',
   GIFT_CARD_CODE_UNRECOGNISED: 'error.cardCodeUnrecognised',
+  CUSTOMER_CRITERION_NOT_TAKEN: 'error.criterionNotTaken',
   INVALID_REQUEST: 'error.invalid',
   IPC_INVALID_REQUEST: 'error.invalid',
   OUTBOX_INVALID_DEBIT: 'error.invalid',
@@ -72,6 +73,48 @@ export function refusalKeys(): Readonly<Record<string, MessageKey>> {
     IDEMPOTENCY_KEY_REUSED: 'refusal.keyReused',
     CONFLICT: 'refusal.conflict',
   };
+}
+
+/** A debit's refusal by the spec's general codes, said of the card rather than of any record. */
+const debitRefusalKeys: Readonly<Record<string, MessageKey>> = {
+  ...refusalKeys(),
+  RESOURCE_NOT_FOUND: 'refusal.notFound',
+  FORBIDDEN: 'refusal.forbidden',
+  INVALID_REQUEST: 'refusal.invalid',
+};
+
+/** What the kiosk writes itself when a reply carries no error body: not the service's words. */
+const NO_BODY = /^HTTP \d{3} without an error body$/;
+
+/**
+ * The service's own explanation: the spec's error `message` is the stable code, a colon and a
+ * space, then the explanation ("RESOURCE_NOT_FOUND: gift card not found"). Null when the message
+ * is not in that form, so nothing of the kiosk's own English is shown as the service's.
+ */
+export function serviceExplanation(error: {
+  readonly code: string;
+  readonly message: string;
+}): string | null {
+  const prefix = `${error.code}: `;
+  if (!error.message.startsWith(prefix)) return null;
+  const explanation = error.message.slice(prefix.length).trim().replace(/\.+$/, '');
+  return explanation === '' || NO_BODY.test(explanation) ? null : explanation;
+}
+
+/**
+ * Why the service refused a debit, in the staff's language: the words for its code (a code the
+ * kiosk has no words for is a refusal all the same), then the service's explanation, kept as it
+ * said it, since another service's codes may be coarser than its explanations (a 409 CONFLICT
+ * that says "insufficient balance").
+ */
+export function refusalText(
+  error: { readonly code: string; readonly message: string },
+  t: Translate,
+): string {
+  const key = debitRefusalKeys[error.code];
+  const lead = key ? t(key) : t('outcome.refusedOther', { code: error.code });
+  const explanation = serviceExplanation(error);
+  return explanation === null ? lead : t('refusal.serviceSays', { lead, explanation });
 }
 
 /** The printing problems main reports, by their code (`printer_offline`...). */
@@ -229,19 +272,23 @@ export function describeError(error: IpcError, t: Translate, fmt: Formatters): E
       offline: false,
     };
   }
-  const key = byCode[error.code];
+  // The service's own explanation, after the kiosk's words, for what came from the service.
+  const explanation =
+    typeof error.details?.['status'] === 'number' ? serviceExplanation(error) : null;
+  const said = explanation === null ? null : t('error.serviceSaid', { explanation });
+  const key = byCode[error.code] ?? (error.code === 'CONFLICT' ? 'refusal.conflict' : undefined);
   if (key) {
     // A lock-out or a rate limit says how long to wait, when main knows.
     const wait = error.details?.['retryAfterMs'];
     const detail =
       typeof wait === 'number' && wait > 0
         ? t('error.retryIn', { time: fmt.duration(wait) })
-        : null;
+        : said;
     return { title: t(key), detail, offline: false };
   }
   return {
     title: t('error.unknown'),
-    detail: t('error.code', { code: error.code }),
+    detail: said ?? t('error.code', { code: error.code }),
     offline: false,
   };
 }

@@ -17,6 +17,8 @@ export const en = {
   'record.no': 'no',
 
   'nav.label': 'Screens',
+  'scan.broken': 'A scan arrived broken up and was not searched: scan the code again.',
+  'scan.brokenDismiss': 'OK',
   'nav.availability': 'Availability',
   'nav.customers': 'Customers',
   'nav.giftCard': 'Gift card',
@@ -54,9 +56,9 @@ export const en = {
   'offline.details': 'What still works',
   'banner.details': 'Details',
   'offline.stillWorks':
-    'Still working: product availability from the local catalogue, and gift-card debits, which are kept on this kiosk and sent as soon as the service is back (within the offline limits).',
+    'Still working: product availability from the local catalogue; cards read before on this kiosk, with their balance as last read; and gift-card debits, which are kept on this kiosk and sent as soon as the service is back (within the offline limits).',
   'offline.unavailable':
-    'Not available until the connection is back: customer lookup, gift-card balances, document previews and printing.',
+    'Not available until the connection is back: customer lookup, up-to-date gift-card balances, and the previews and printing of invoices and slips.',
   'offline.heldDebits':
     'Gift-card debits kept on this kiosk, not yet confirmed by the service: {count} ({amount}).',
   'degraded.title': 'The service is slow or failing: answers may take longer, some may fail.',
@@ -83,6 +85,7 @@ export const en = {
   'price.range': '{min} – {max}',
   'price.before': 'instead of',
   'product.noName': '(product without a name)',
+  'product.unnamed': '{text} (no name given)',
   'product.reference': 'Ref. {reference}',
   'product.ean': 'EAN {ean}',
   'product.noPrice': 'No price',
@@ -93,7 +96,6 @@ export const en = {
   'product.back': 'Back to the list',
   'product.loading': 'Loading the product…',
   'product.image': 'Photo of {name}',
-  'product.noImage': 'No photo',
   'product.price': 'Price',
   'product.promotionPrice': 'Promotion',
   'product.stock': 'Stock',
@@ -125,6 +127,11 @@ export const en = {
   'customers.searchForm': 'Find a customer',
   'customers.why':
     'Search by the customer’s exact e-mail address. If several customers share it, you confirm who it is with one more detail they tell you.',
+  'customers.whyAny':
+    'Search by the customer’s exact e-mail address, or by any other detail below (each exact; every detail given must match). If several customers match, you confirm who it is with one more detail they tell you.',
+  'customers.nothingGiven': 'Give the e-mail address or another detail to search by.',
+  'customers.mismatch':
+    'None of these customers matches this detail ({criterion}): check it with the customer and try again.',
   'customers.email': 'E-mail address (exact)',
   'customers.criterionKind': 'Which detail',
   'customers.search': 'Search',
@@ -225,7 +232,7 @@ export const en = {
   'giftCard.unknownValue': 'unknown',
   'giftCard.unknownCardRisk':
     'The service cannot be reached and this kiosk never read this card: its balance is unknown. A debit is taken at the store’s risk, within the limit for unknown cards.',
-  'giftCard.notDebitable': 'This card cannot be debited: it is {status}.',
+  'giftCard.notDebitable': 'This card cannot be debited. Its status: {status}.',
   'giftCard.overBalance': 'More than the card’s known balance ({balance}): not offered.',
   'giftCard.afterWaiting': 'After debits waiting: {amount}',
   'error.overKnownBalance.title': 'This debit is over what is left on the card: it was not taken.',
@@ -289,6 +296,8 @@ export const en = {
   'limit.maxPendingAmount': 'the largest total of debits waiting',
   'limit.maxPendingAmountPerCard': 'the largest total waiting on one card',
   'limit.maxPendingCount': 'the most debits waiting',
+  'debit.cardNotRead': 'not read on this kiosk',
+  'debit.noSaleReference': 'not given',
   'attention.label': 'Debits refused after the customer left',
   'attention.title': 'Debit not collected: {amount}',
   'attention.facts': 'card {card} · sale {reference} · taken {time}',
@@ -299,6 +308,7 @@ export const en = {
   'attention.method.cash': 'Cash',
   'attention.method.card': 'Bank card',
   'attention.method.other': 'Other',
+  'attention.chooseMethod': 'Choose how it was collected first.',
   'attention.notCollected': 'Could not collect',
   'attention.collectedOf': 'Collected another way: debit of {amount}',
   'attention.notCollectedOf': 'Could not collect: debit of {amount}',
@@ -309,6 +319,23 @@ export const en = {
   'dayReport.empty': 'No debit that day.',
   'dayReport.offline': 'taken offline',
   'dayReport.needsAttention': 'Needs attention',
+  'dayReport.dateHint': 'dd/mm/yyyy',
+  'dayReport.dateInvalid': 'Not a day of the calendar: type it as {hint}.',
+  'dayReport.previousDay': 'Previous day',
+  'dayReport.nextDay': 'Next day',
+  'dayReport.caption': 'Gift-card debits of {date}',
+  'dayReport.emptyOn': 'No debit on {date}.',
+  'dayReport.column.time': 'Time',
+  'dayReport.column.amount': 'Amount',
+  'dayReport.column.card': 'Card',
+  'dayReport.column.sale': 'Sale',
+  'dayReport.column.state': 'State',
+  'dayReport.column.offline': 'Offline',
+  'dayReport.column.resolution': 'Resolution',
+  'dayReport.column.count': 'Debits',
+  'dayReport.totals': 'Totals',
+  'dayReport.totalOf': 'Total {state}',
+  'dayReport.count': 'Debits: {count}',
   'dayReport.print': 'Print this report',
   'pending.heldRequest':
     'Held: the service refused this debit as the kiosk sent it. An administrator must fix the integration profile in Setup; the debit is kept and nothing was taken.',
@@ -359,6 +386,10 @@ export const en = {
   'refusal.keyReused':
     'The service saw this debit before with different details; it was not applied.',
   'refusal.conflict': 'The service refused the operation.',
+  'refusal.notFound': 'The service does not know this card.',
+  'refusal.forbidden': 'The kiosk’s account is not allowed to debit this card.',
+  'refusal.invalid': 'The service refused the debit as it was sent.',
+  'refusal.serviceSays': '{lead} The service says: “{explanation}”.',
 
   'documents.title': 'Documents',
   'documents.none':
@@ -396,7 +427,7 @@ export const en = {
   'job.on': 'on {printer}',
   'job.cancel': 'Cancel printing',
   'job.heldUp': 'Not printing: the printer needs attention',
-  'job.serviceSaid': 'Details: {message}',
+  'job.systemMessage': 'The print system’s message (for support)',
   'job.retry': 'Try again',
   'job.anotherPrinter': 'Another printer',
   'job.otherPrinters': 'Other printers',
@@ -466,7 +497,9 @@ export const en = {
   'setup.noShop': 'No shop',
   'setup.printer': 'Default printer',
   'setup.systemPrinter': 'System default',
-  'setup.language': 'Kiosk language',
+  'setup.language': 'Language the kiosk starts in',
+  'setup.sessionLanguage':
+    'Language of this session (switched from the status bar): {language}. The kiosk starts in the language chosen here.',
   'idle.countdown':
     'No one at the kiosk? Back to the start screen in {seconds} s. Touch the screen to stay.',
   'setup.idleReturn': 'Back to the start screen after this many seconds untouched (0: never)',
@@ -569,7 +602,10 @@ export const en = {
     'The credentials of this kiosk are provisioned and cannot be changed here.',
   'error.vaultUnavailable': 'The kiosk cannot store credentials securely on this computer.',
   'error.retryIn': 'Try again in {time}.',
+  'error.criterionNotTaken':
+    'The service does not search by these details alone: add the e-mail address.',
   'error.unknown': 'Something went wrong.',
+  'error.serviceSaid': 'The service says: “{explanation}”.',
   'error.code': 'Code: {code}',
 
   'scope.productsRead': 'read products',

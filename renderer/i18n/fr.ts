@@ -14,6 +14,9 @@ export const fr: Catalogue = {
   'record.yes': 'oui',
   'record.no': 'non',
 
+  'scan.broken':
+    'Un scan est arrivé en morceaux et n’a pas été cherché : scannez le code à nouveau.',
+  'scan.brokenDismiss': 'OK',
   'nav.label': 'Écrans',
   'nav.availability': 'Disponibilité',
   'nav.customers': 'Clients',
@@ -52,9 +55,9 @@ export const fr: Catalogue = {
   'offline.details': 'Ce qui fonctionne encore',
   'banner.details': 'Détails',
   'offline.stillWorks':
-    'Fonctionne encore : la disponibilité des produits depuis le catalogue local, et les débits de cartes cadeaux, gardés sur cette borne et envoyés dès le retour du service (dans les limites hors ligne).',
+    'Fonctionne encore : la disponibilité des produits depuis le catalogue local ; les cartes déjà lues sur cette borne, avec leur solde tel que lu alors ; et les débits de cartes cadeaux, gardés sur cette borne et envoyés dès le retour du service (dans les limites hors ligne).',
   'offline.unavailable':
-    'Indisponible jusqu’au retour de la connexion : la recherche de clients, le solde des cartes cadeaux, l’aperçu et l’impression des documents.',
+    'Indisponible jusqu’au retour de la connexion : la recherche de clients, le solde à jour des cartes cadeaux, l’aperçu et l’impression des factures et des bons.',
   'offline.heldDebits':
     'Débits de cartes cadeaux gardés sur cette borne, pas encore confirmés par le service : {count} ({amount}).',
   'degraded.title':
@@ -83,6 +86,7 @@ export const fr: Catalogue = {
   'price.range': '{min} – {max}',
   'price.before': 'au lieu de',
   'product.noName': '(produit sans nom)',
+  'product.unnamed': '{text} (sans nom fourni)',
   'product.reference': 'Réf. {reference}',
   'product.ean': 'EAN {ean}',
   'product.noPrice': 'Sans prix',
@@ -93,7 +97,6 @@ export const fr: Catalogue = {
   'product.back': 'Retour à la liste',
   'product.loading': 'Chargement du produit…',
   'product.image': 'Photo de {name}',
-  'product.noImage': 'Pas de photo',
   'product.price': 'Prix',
   'product.promotionPrice': 'Promotion',
   'product.stock': 'Stock',
@@ -125,6 +128,11 @@ export const fr: Catalogue = {
   'customers.searchForm': 'Trouver un client',
   'customers.why':
     'Recherchez par l’adresse e-mail exacte du client. Si plusieurs clients la partagent, vous confirmez de qui il s’agit avec une autre information qu’il vous donne.',
+  'customers.whyAny':
+    'Recherchez par l’adresse e-mail exacte du client, ou par toute autre information ci-dessous (chacune exacte ; toutes celles données doivent correspondre). Si plusieurs clients correspondent, vous confirmez de qui il s’agit avec une autre information qu’il vous donne.',
+  'customers.nothingGiven': 'Donnez l’adresse e-mail ou une autre information pour chercher.',
+  'customers.mismatch':
+    'Aucun de ces clients n’a cette information ({criterion}) : vérifiez-la avec le client et réessayez.',
   'customers.email': 'Adresse e-mail (exacte)',
   'customers.criterionKind': 'Quelle information',
   'customers.search': 'Rechercher',
@@ -225,7 +233,7 @@ export const fr: Catalogue = {
   'giftCard.unknownValue': 'inconnu',
   'giftCard.unknownCardRisk':
     'Le service est injoignable et cette borne n’a jamais lu cette carte : son solde est inconnu. Un débit est pris aux risques du magasin, dans la limite prévue pour les cartes inconnues.',
-  'giftCard.notDebitable': 'Cette carte ne peut pas être débitée : elle est {status}.',
+  'giftCard.notDebitable': 'Cette carte ne peut pas être débitée. Son état : {status}.',
   'giftCard.overBalance': 'Plus que le solde connu de la carte ({balance}) : non proposé.',
   'giftCard.afterWaiting': 'Après les débits en attente : {amount}',
   'error.overKnownBalance.title':
@@ -294,6 +302,8 @@ export const fr: Catalogue = {
   'limit.maxPendingAmount': 'le total maximal des débits en attente',
   'limit.maxPendingAmountPerCard': 'le total maximal en attente sur une carte',
   'limit.maxPendingCount': 'le nombre maximal de débits en attente',
+  'debit.cardNotRead': 'jamais lue sur cette borne',
+  'debit.noSaleReference': 'non indiquée',
   'attention.label': 'Débits refusés après le départ du client',
   'attention.title': 'Débit non encaissé : {amount}',
   'attention.facts': 'carte {card} · vente {reference} · prise {time}',
@@ -304,6 +314,7 @@ export const fr: Catalogue = {
   'attention.method.cash': 'Espèces',
   'attention.method.card': 'Carte bancaire',
   'attention.method.other': 'Autre',
+  'attention.chooseMethod': 'Choisissez d’abord comment il a été encaissé.',
   'attention.notCollected': 'Impossible à encaisser',
   'attention.collectedOf': 'Encaissé autrement : débit de {amount}',
   'attention.notCollectedOf': 'Impossible à encaisser : débit de {amount}',
@@ -314,6 +325,23 @@ export const fr: Catalogue = {
   'dayReport.empty': 'Aucun débit ce jour-là.',
   'dayReport.offline': 'pris hors ligne',
   'dayReport.needsAttention': 'À vérifier',
+  'dayReport.dateHint': 'jj/mm/aaaa',
+  'dayReport.dateInvalid': 'Ce n’est pas un jour du calendrier : tapez-le sous la forme {hint}.',
+  'dayReport.previousDay': 'Jour précédent',
+  'dayReport.nextDay': 'Jour suivant',
+  'dayReport.caption': 'Débits de cartes cadeaux du {date}',
+  'dayReport.emptyOn': 'Aucun débit le {date}.',
+  'dayReport.column.time': 'Heure',
+  'dayReport.column.amount': 'Montant',
+  'dayReport.column.card': 'Carte',
+  'dayReport.column.sale': 'Vente',
+  'dayReport.column.state': 'État',
+  'dayReport.column.offline': 'Hors ligne',
+  'dayReport.column.resolution': 'Règlement',
+  'dayReport.column.count': 'Débits',
+  'dayReport.totals': 'Totaux',
+  'dayReport.totalOf': 'Total {state}',
+  'dayReport.count': 'Débits : {count}',
   'dayReport.print': 'Imprimer ce rapport',
   'pending.heldRequest':
     'Retenu : le service a refusé ce débit tel que la borne l’a envoyé. Un administrateur doit corriger le profil d’intégration dans Réglages ; le débit est conservé et rien n’a été prélevé.',
@@ -364,6 +392,10 @@ export const fr: Catalogue = {
   'refusal.keyReused':
     'Le service a déjà vu ce débit avec d’autres informations ; il n’a pas été effectué.',
   'refusal.conflict': 'Le service a refusé l’opération.',
+  'refusal.notFound': 'Le service ne connaît pas cette carte.',
+  'refusal.forbidden': 'Le compte de la borne n’a pas le droit de débiter cette carte.',
+  'refusal.invalid': 'Le service a refusé le débit tel qu’il a été envoyé.',
+  'refusal.serviceSays': '{lead} Le service indique : « {explanation} ».',
 
   'documents.title': 'Documents',
   'documents.none':
@@ -403,7 +435,7 @@ export const fr: Catalogue = {
   'job.on': 'sur {printer}',
   'job.cancel': 'Annuler l’impression',
   'job.heldUp': 'Pas d’impression : l’imprimante demande une intervention',
-  'job.serviceSaid': 'Détails : {message}',
+  'job.systemMessage': 'Message du système d’impression (pour l’assistance, en anglais)',
   'job.retry': 'Réessayer',
   'job.anotherPrinter': 'Une autre imprimante',
   'job.otherPrinters': 'Autres imprimantes',
@@ -476,7 +508,9 @@ export const fr: Catalogue = {
   'setup.noShop': 'Aucun magasin',
   'setup.printer': 'Imprimante par défaut',
   'setup.systemPrinter': 'Imprimante par défaut du système',
-  'setup.language': 'Langue de la borne',
+  'setup.language': 'Langue de la borne au démarrage',
+  'setup.sessionLanguage':
+    'Langue de cette session (choisie depuis la barre d’état) : {language}. La borne démarre dans la langue choisie ici.',
   'idle.countdown':
     'Personne à la borne ? Retour à l’écran d’accueil dans {seconds} s. Touchez l’écran pour rester.',
   'setup.idleReturn':
@@ -584,7 +618,10 @@ export const fr: Catalogue = {
   'error.vaultUnavailable':
     'La borne ne peut pas conserver les identifiants de façon sûre sur cet ordinateur.',
   'error.retryIn': 'Réessayez dans {time}.',
+  'error.criterionNotTaken':
+    'Le service ne cherche pas avec ces seules informations : ajoutez l’adresse e-mail.',
   'error.unknown': 'Un problème est survenu.',
+  'error.serviceSaid': 'Le service indique : « {explanation} ».',
   'error.code': 'Code : {code}',
 
   'scope.productsRead': 'lire les produits',

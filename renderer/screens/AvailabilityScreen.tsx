@@ -12,8 +12,13 @@ import { useI18n } from '../i18n/use-i18n.ts';
 import { useStores } from '../stores/stores-context.tsx';
 import { Busy } from '../components/Busy.tsx';
 
-/** Matches `.virtual-row` in kiosk.css: two lines of large type and a touch margin. */
-export const PRODUCT_ROW_HEIGHT = 104;
+/**
+ * Matches `.product-row` in kiosk.css: the name on up to two lines, then the identifiers and
+ * price, then the stock (a narrow list, beside an open product at 1366×768), or the name and
+ * identifiers beside a price and stock that may wrap to two lines each (a wide one), plus a touch
+ * margin. Sized for the narrow layout's three lines and the wide one's four on the side.
+ */
+export const PRODUCT_ROW_HEIGHT = 128;
 
 const keyOf = (hit: SearchHit) => hit.uuid;
 

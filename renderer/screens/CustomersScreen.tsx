@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { CustomerDetail } from '../components/CustomerDetail.tsx';
 import { CustomerHistory } from '../components/CustomerHistory.tsx';
 import { CustomerMatches } from '../components/CustomerMatches.tsx';
@@ -15,6 +16,8 @@ export function CustomersScreen() {
   const { t } = useI18n();
   const { customers, documents, giftCard, navigation } = useStores();
   const phase = useKiosk('customers', (s) => s.phase);
+  const taken = useKiosk('customers', (s) => s.taken);
+  const mismatch = useKiosk('customers', (s) => s.mismatch);
   const criteria = useKiosk('customers', (s) => s.criteria);
   const confirming = useKiosk('customers', (s) => s.confirming);
   const matches = useKiosk('customers', (s) => s.matches);
@@ -29,8 +32,11 @@ export function CustomersScreen() {
   const savLog = useKiosk('customers', (s) => s.savLog);
   const sale = useKiosk('customers', (s) => s.sale);
 
+  // The row's button says Print: the document opens with its preview and prints.
+  useEffect(() => void customers.getState().loadCriteria(), [customers]);
+
   const print = (document: DocumentRef) => {
-    void documents.getState().open(document);
+    void documents.getState().openAndPrint(document);
     navigation.getState().go('documents');
   };
 
@@ -44,12 +50,17 @@ export function CustomersScreen() {
   return (
     <section className="screen customers" aria-labelledby="customers-title">
       <h1 id="customers-title">{t('customers.title')}</h1>
-      {phase === 'idle' || phase === 'searching' || phase === 'failed' || phase === 'none' ? (
+      {phase === 'idle' ||
+      (phase === 'searching' && !confirming) ||
+      phase === 'failed' ||
+      phase === 'none' ? (
         <CustomerSearchForm
-          // No match: a fresh form holding the address as typed, focused for a correction.
+          // No match: a fresh form holding what was typed, focused for a correction. The details
+          // the service takes, once known, join the e-mail field as fields of their own.
           key={phase === 'none' ? 'none' : 'search'}
           busy={phase === 'searching'}
-          initialEmail={criteria?.email ?? ''}
+          criteria={taken ?? []}
+          initial={criteria ?? {}}
           onSearch={(next) => void customers.getState().search(next)}
         />
       ) : (
@@ -57,7 +68,7 @@ export function CustomersScreen() {
           {t('customers.newSearch')}
         </button>
       )}
-      {phase === 'searching' && <Busy>{t('customers.searching')}</Busy>}
+      {phase === 'searching' && !confirming && <Busy>{t('customers.searching')}</Busy>}
       {phase === 'failed' && error && <ErrorNotice error={error} />}
       {phase === 'none' && (
         <p role="status" className="notice notice-info" data-testid="customer-none">
@@ -66,14 +77,16 @@ export function CustomersScreen() {
             : t('customers.none')}
         </p>
       )}
-      {phase === 'several' && criteria && (
+      {(phase === 'several' || (phase === 'searching' && confirming)) && criteria && (
         <CustomerMatches
-          // A new list is a new question: the confirmation starts empty.
-          key={matches.map((match) => match.id).join()}
+          // A new list or a new detail used is a new question: the confirmation starts empty. The
+          // same question asked again (a detail that matched none) keeps what was typed.
+          key={`${matches.map((match) => match.id).join()}|${used}`}
           matches={matches}
           more={moreMatches}
           criteria={criteria}
-          busy={false}
+          mismatch={mismatch}
+          busy={phase === 'searching'}
           onConfirm={(criterion, value) => void customers.getState().confirm(criterion, value)}
         />
       )}

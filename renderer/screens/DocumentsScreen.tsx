@@ -76,69 +76,72 @@ export function DocumentsScreen() {
             )}
             {preview && <DocumentPreview preview={preview} title={title} />}
           </section>
-          <section className="print-panel" aria-label={t('documents.printPanel')}>
-            {printers && (
-              <PrinterPicker
-                label={t('documents.printer')}
-                printers={printers}
-                value={printer}
-                defaultLabel={
-                  printers.defaultPrinter
-                    ? t('documents.defaultPrinter', { name: printers.defaultPrinter })
-                    : t('documents.systemDefault')
-                }
-                onChange={(next) => documents.getState().choosePrinter(next)}
-              />
-            )}
-            {printersError && <ErrorNotice error={printersError} />}
-            <div className="field">
-              <span className="field-label" id="copies-label">
-                {t('documents.copies')}
-              </span>
-              <div className="stepper" role="group" aria-labelledby="copies-label">
-                <button
-                  type="button"
-                  className="button"
-                  aria-label={t('documents.fewer')}
-                  disabled={copies <= 1}
-                  onClick={() => documents.getState().setCopies(copies - 1)}
-                >
-                  −
-                </button>
-                <output className="stepper-value" aria-live="polite">
-                  {fmt.integer(copies)}
-                </output>
-                <button
-                  type="button"
-                  className="button"
-                  aria-label={t('documents.more')}
-                  disabled={copies >= MAX_COPIES}
-                  onClick={() => documents.getState().setCopies(copies + 1)}
-                >
-                  +
-                </button>
+          {/* Nothing to print: no printer, copies or Print beside "no invoice yet". */}
+          {!noInvoice && (
+            <section className="print-panel" aria-label={t('documents.printPanel')}>
+              {printers && (
+                <PrinterPicker
+                  label={t('documents.printer')}
+                  printers={printers}
+                  value={printer}
+                  defaultLabel={
+                    printers.defaultPrinter
+                      ? t('documents.defaultPrinter', { name: printers.defaultPrinter })
+                      : t('documents.systemDefault')
+                  }
+                  onChange={(next) => documents.getState().choosePrinter(next)}
+                />
+              )}
+              {printersError && <ErrorNotice error={printersError} />}
+              <div className="field">
+                <span className="field-label" id="copies-label">
+                  {t('documents.copies')}
+                </span>
+                <div className="stepper" role="group" aria-labelledby="copies-label">
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={t('documents.fewer')}
+                    disabled={copies <= 1}
+                    onClick={() => documents.getState().setCopies(copies - 1)}
+                  >
+                    −
+                  </button>
+                  <output className="stepper-value" aria-live="polite">
+                    {fmt.integer(copies)}
+                  </output>
+                  <button
+                    type="button"
+                    className="button"
+                    aria-label={t('documents.more')}
+                    disabled={copies >= MAX_COPIES}
+                    onClick={() => documents.getState().setCopies(copies + 1)}
+                  >
+                    +
+                  </button>
+                </div>
               </div>
-            </div>
-            <button
-              type="button"
-              className="button button-primary button-large"
-              // Only what the preview showed is printed: not before it loads, nor when it failed.
-              disabled={printing || preview === null}
-              onClick={() => void documents.getState().print()}
-            >
-              {t('documents.print')}
-            </button>
-            {printError && <ErrorNotice error={printError} />}
-            {job && (
-              <PrintJobProgress
-                job={job}
-                onCancel={() => void documents.getState().cancelJob()}
-                onRetry={() => void documents.getState().printAgain()}
-                printers={printers?.printers ?? []}
-                onPrintOn={(next) => void documents.getState().printAgain(next)}
-              />
-            )}
-          </section>
+              <button
+                type="button"
+                className="button button-primary button-large"
+                // Only what the preview showed is printed: not before it loads, nor when it failed.
+                disabled={printing || preview === null}
+                onClick={() => void documents.getState().print()}
+              >
+                {t('documents.print')}
+              </button>
+              {printError && <ErrorNotice error={printError} />}
+              {job && (
+                <PrintJobProgress
+                  job={job}
+                  onCancel={() => void documents.getState().cancelJob()}
+                  onRetry={() => void documents.getState().printAgain()}
+                  printers={printers?.printers ?? []}
+                  onPrintOn={(next) => void documents.getState().printAgain(next)}
+                />
+              )}
+            </section>
+          )}
         </div>
       )}
       <DayReport />

@@ -17,18 +17,19 @@ import { settle } from './call.ts';
 export const secondCriteria = ['lastName', 'firstName', 'phone', 'postalCode'] as const;
 export type SecondCriterion = (typeof secondCriteria)[number];
 
-export type CustomerCriteria = { readonly email: string } & Partial<
-  Record<SecondCriterion, string>
->;
+/** What a search asks: the e-mail address and any other detail, at least one of them. */
+export type CustomerCriteria = Readonly<Partial<Record<'email' | SecondCriterion, string>>>;
 
 /** Enough to tell the matches apart on screen; more would only be a longer list to misread. */
 export const MATCH_LIMIT = 20;
 
 /**
- * A search starts from the exact e-mail address alone. `several`: more than one customer has it.
- * The kiosk never picks one: staff ask the customer for another detail and the search runs again
- * with the address and every detail given (`confirm`); a record opens only when exactly one
- * customer matches them all.
+ * A search starts from the exact e-mail address, or from any detail the service searches by
+ * (`taken`). `several`: more than one customer matches. The kiosk never picks one: staff ask the
+ * customer for another detail and the search runs again with every detail given (`confirm`); a
+ * record opens only when exactly one customer matches them all. A detail that matches none of
+ * them keeps the list on screen and asks again (`mismatch`): a slip of the tongue or the keyboard
+ * is not a reason to start over.
  */
 export type CustomerPhase = 'idle' | 'searching' | 'none' | 'several' | 'found' | 'failed';
 
@@ -50,6 +51,13 @@ export interface SaleView {
 
 export interface CustomerState {
   readonly phase: CustomerPhase;
+  /**
+   * The details besides the e-mail address the service searches by (the integration profile's);
+   * null until read.
+   */
+  readonly taken: readonly SecondCriterion[] | null;
+  /** The detail just given to tell several matches apart matched none of them. */
+  readonly mismatch: SecondCriterion | null;
   /** What the last search asked, all criteria combined. */
   readonly criteria: CustomerCriteria | null;
   /** `none` after a confirmation: the extra detail matched nobody among the candidates. */
@@ -70,6 +78,8 @@ export interface CustomerState {
    * history: its entries do not say, and Print invoice belongs in the row of those that do.
    */
   readonly invoices: Readonly<Record<string, boolean | null>>;
+  /** Reads which details the service searches by (once; again after a failure). */
+  loadCriteria(): Promise<void>;
   search(criteria: CustomerCriteria): Promise<void>;
   /** Adds one more stated fact to the last search (the ambiguous case). */
   confirm(criterion: SecondCriterion, value: string): Promise<void>;
@@ -83,6 +93,7 @@ export interface CustomerState {
 export type CustomerStore = StoreApi<CustomerState>;
 
 const cleared = {
+  mismatch: null,
   matches: [],
   moreMatches: false,
   error: null,
@@ -100,7 +111,11 @@ const cleared = {
 export const INVOICE_LOOKUPS = 20;
 
 function toRequest(criteria: CustomerCriteria): SearchCustomersRequest {
-  const request: SearchCustomersRequest = { email: criteria.email.trim(), limit: MATCH_LIMIT };
+  const email = criteria.email?.trim();
+  const request: SearchCustomersRequest = {
+    ...(email ? { email } : {}),
+    limit: MATCH_LIMIT,
+  };
   for (const name of secondCriteria) {
     const value = criteria[name]?.trim();
     if (value) request[name] = value;
@@ -148,31 +163,69 @@ export function createCustomerStore(api: KioskApi): CustomerStore {
       }
     };
 
-    const run = async (criteria: CustomerCriteria, confirming: boolean) => {
+    const run = async (
+      criteria: CustomerCriteria,
+      confirming: boolean,
+      added: SecondCriterion | null = null,
+    ) => {
       const mine = ++generation;
-      set({ ...cleared, phase: 'searching', criteria, confirming });
+      const before = get();
+      set({
+        ...cleared,
+        // A confirmation keeps the list on screen while the service answers.
+        ...(added === null ? {} : { matches: before.matches, moreMatches: before.moreMatches }),
+        phase: 'searching',
+        // The question on screen stays the same until the service answers it.
+        criteria: added === null ? criteria : before.criteria,
+        confirming,
+      });
       const reply = await settle(api.searchCustomers(toRequest(criteria)));
       if (mine !== generation) return;
       if (!reply.ok) {
-        set({ phase: 'failed', error: reply.error });
+        set({ phase: 'failed', error: reply.error, criteria });
         return;
       }
       const { data, hasNextPage } = reply.value;
-      if (data.length === 0) set({ phase: 'none' });
-      else if (data.length === 1 && !hasNextPage) await open(mine, data[0]!);
-      else set({ phase: 'several', matches: data, moreMatches: hasNextPage });
+      if (data.length === 0 && added !== null && before.phase === 'several' && before.criteria) {
+        // The detail given matches none of them: the list stays, and the question is asked again.
+        set({
+          phase: 'several',
+          criteria: before.criteria,
+          confirming: before.confirming,
+          matches: before.matches,
+          moreMatches: before.moreMatches,
+          mismatch: added,
+        });
+        return;
+      }
+      if (data.length === 0) set({ phase: 'none', criteria });
+      else if (data.length === 1 && !hasNextPage) {
+        set({ criteria });
+        await open(mine, data[0]!);
+      } else set({ phase: 'several', criteria, matches: data, moreMatches: hasNextPage });
     };
 
+    let criteriaRead: Promise<void> | null = null;
     return {
       phase: 'idle',
+      taken: null,
       criteria: null,
       confirming: false,
       ...cleared,
+      loadCriteria: () => {
+        criteriaRead ??= (async () => {
+          const reply = await settle(api.customerSearchCriteria({}));
+          // Unread, the form offers the e-mail address alone, which every service takes.
+          if (reply.ok) set({ taken: reply.value.criteria });
+          else criteriaRead = null;
+        })();
+        return criteriaRead;
+      },
       search: (criteria) => run(criteria, false),
       confirm: async (criterion, value) => {
         const { criteria } = get();
         if (!criteria || value.trim() === '') return;
-        await run({ ...criteria, [criterion]: value }, true);
+        await run({ ...criteria, [criterion]: value }, true, criterion);
       },
       readSavLog: async (savId) => {
         set({ savLog: { savId, entries: null, error: null } });

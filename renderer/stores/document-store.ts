@@ -54,12 +54,21 @@ export interface DocumentState {
   readonly dayReportPrinting: boolean;
   readonly dayReportError: IpcError | null;
   open(document: DocumentRef): Promise<void>;
+  /**
+   * A row's Print invoice or Print slip: the document opens with its preview and, once the
+   * preview is on screen, prints on the printer chosen here, as the button said.
+   */
+  openAndPrint(document: DocumentRef): Promise<void>;
   /** Opens what a receipt's number (sale, invoice, SAV case) or an identifier names. */
   find(number: string): Promise<void>;
   choosePrinter(printer: string | null): void;
   setCopies(copies: number): void;
   print(): Promise<void>;
-  /** After a failed job: the same document again, on `printer` (another one) when given. */
+  /**
+   * After a failed job, or while its printer holds it up: the same document again, on `printer`
+   * (another one) when given. A held-up job is cancelled first, so it can never come out later
+   * as a second copy.
+   */
   printAgain(printer?: string): Promise<void>;
   cancelJob(): Promise<void>;
   /** Prints the day report of `date` in the words given, on the printer chosen here. */
@@ -88,6 +97,27 @@ export function createDocumentStore(
   return createStore<DocumentState>()((set, get) => {
     let generation = 0;
     let dayReportDate: string | null = null;
+    /** The job on screen, when its printer holds it up (paper, jam, stall) and it is not over. */
+    const heldJob = (): PrintJob | undefined => {
+      const { jobId } = get();
+      const job = jobId === null ? undefined : jobOf(jobId);
+      return job !== undefined && !FINISHED.has(job.state) && job.problem !== null
+        ? job
+        : undefined;
+    };
+    /**
+     * Cancels a held-up job before its document goes to another printer: true once main says it
+     * is cancelled (or it ended meanwhile), false with the error on screen otherwise.
+     */
+    const cancelHeld = async (job: PrintJob): Promise<boolean> => {
+      const reply = await settle(api.cancelPrintJob({ jobId: job.id }));
+      if (!reply.ok) {
+        set({ printError: reply.error });
+        return false;
+      }
+      onJob(reply.value);
+      return FINISHED.has(reply.value.state);
+    };
     const pressOf = (requestId: string | null, jobId: string | null): string => {
       if (requestId === null) return crypto.randomUUID();
       const job = jobId === null ? undefined : jobOf(jobId);
@@ -176,6 +206,10 @@ export function createDocumentStore(
           document: null,
           preview: null,
           noInvoice: false,
+          // The last document's job is not this one's: no "Printed" beside "nothing to print".
+          requestId: null,
+          jobId: null,
+          printError: null,
         });
         const reply = await settle(api.findDocument({ number }));
         if (mine !== generation) return;
@@ -200,12 +234,26 @@ export function createDocumentStore(
           await get().open({ kind: 'invoice', reference: found.saleId, number: found.number });
         }
       },
+      openAndPrint: async (document) => {
+        await get().open(document);
+        if (get().document === document && get().preview !== null) await get().print();
+      },
       choosePrinter: (printer) => set({ printer }),
       setCopies: (copies) => set({ copies: Math.min(MAX_COPIES, Math.max(1, Math.round(copies))) }),
       print: async () => {
         const { document, preview, printer, copies, printing } = get();
         // Nothing goes to the printer before staff have seen what it will print.
         if (!document || !preview || printing) return;
+        // Another printer chosen while the job is held up: the press is for that printer now,
+        // not the same request again (which main would answer with the held job).
+        const held = heldJob();
+        if (held && printer !== null && printer !== held.printer) {
+          set({ printing: true });
+          const cancelled = await cancelHeld(held);
+          set({ printing: false });
+          if (!cancelled || get().document !== document) return;
+          set({ requestId: null, jobId: null });
+        }
         const requestId = pressOf(get().requestId, get().jobId);
         set({ printing: true, printError: null, requestId });
         const options = { requestId, ...(printer === null ? {} : { printer }), copies };
@@ -227,7 +275,10 @@ export function createDocumentStore(
       printAgain: async (printer) => {
         const { jobId } = get();
         const job = jobId === null ? undefined : jobOf(jobId);
-        if (job !== undefined && !FINISHED.has(job.state)) return;
+        const held = heldJob();
+        if (held) {
+          if (!(await cancelHeld(held))) return;
+        } else if (job !== undefined && !FINISHED.has(job.state)) return;
         set({
           requestId: null,
           jobId: null,

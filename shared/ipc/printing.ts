@@ -167,6 +167,23 @@ export const DayReportLabels = lazySchema(() =>
     states: z.record(DebitState, ReportLabel),
     resolutions: z.record(z.enum(staffResolutionKinds), ReportLabel),
     methods: z.record(CollectionMethod, ReportLabel),
+    /** The table's column headers. */
+    columns: z.strictObject({
+      time: ReportLabel,
+      amount: ReportLabel,
+      card: ReportLabel,
+      sale: ReportLabel,
+      state: ReportLabel,
+      offline: ReportLabel,
+      resolution: ReportLabel,
+      count: ReportLabel,
+    }),
+    /** The heading of the totals, one line per state. */
+    totals: ReportLabel,
+    /** In the card column, for a card main never read (no masked number to show). */
+    cardNotRead: ReportLabel,
+    /** In the sale column, for a debit taken without a sale reference. */
+    noSaleReference: ReportLabel,
   }),
 );
 export type DayReportLabels = z.infer<typeof DayReportLabels>;

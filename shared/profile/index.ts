@@ -49,6 +49,8 @@ export {
   customerHistoryQuery,
   customerSearchCriteria,
   customerSearchQuery,
+  sentCustomerCriteria,
+  takenCustomerCriteria,
   customersMatchingUnsent,
   giftCardUsagesQuery,
 } from './queries.ts';

@@ -15,7 +15,7 @@ export type CustomerSearchCriterion = (typeof customerSearchCriteria)[number];
 export interface CustomerSearchRequest extends Partial<
   Record<CustomerSearchCriterion, string | undefined>
 > {
-  readonly email: string;
+  readonly email?: string | undefined;
   readonly page?: number | undefined;
   readonly limit?: number | undefined;
 }
@@ -23,7 +23,7 @@ export interface CustomerSearchRequest extends Partial<
 /**
  * Customer search: `email` and `matchMode=exact` are the spec's; each other criterion goes under
  * the profile's name for it, and not at all when the profile names none; paging as the profile
- * pages the list.
+ * pages the list. The caller makes sure at least one criterion is sent (`sentCustomerCriteria`).
  */
 export function customerSearchQuery(
   profile: IntegrationProfile,
@@ -36,11 +36,31 @@ export function customerSearchQuery(
     return value === undefined || name === null ? [] : [[name, value] as const];
   });
   return {
-    email: request.email,
+    ...(request.email === undefined ? {} : { email: request.email }),
     matchMode: 'exact',
     ...Object.fromEntries(criteria),
     ...pagingQuery(profile, 'searchCustomers', request),
   };
+}
+
+/** The criteria the service takes besides `email`: those the profile names a parameter for. */
+export function takenCustomerCriteria(profile: IntegrationProfile): CustomerSearchCriterion[] {
+  return customerSearchCriteria.filter(
+    (criterion) => profile.parameters.customerSearch[criterion] !== null,
+  );
+}
+
+/** How many of a search's criteria go to the service: none would be a search for everyone. */
+export function sentCustomerCriteria(
+  profile: IntegrationProfile,
+  request: CustomerSearchRequest,
+): number {
+  const taken = takenCustomerCriteria(profile);
+  return (
+    (request.email === undefined ? 0 : 1) +
+    taken.filter((criterion) => request[criterion] !== undefined && request[criterion] !== '')
+      .length
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ for (const service of serviceShapes) {
   test.describe(service.name, () => {
     test.use({ kioskOptions: service.kiosk });
 
-    test('customers: an e-mail alone shared by two customers lists both, opens neither, and a first name confirms one', async ({
+    test('customers: an e-mail shared by two customers lists both, opens neither; a wrong first name asks again, the right one confirms', async ({
       page,
       kiosk,
       consoleProblems,
@@ -15,9 +15,10 @@ for (const service of serviceShapes) {
       await openKiosk(page, kiosk);
       await page.getByRole('navigation').getByRole('button', { name: 'Customers' }).click();
 
-      // The e-mail address alone: the search form asks for nothing else.
+      // The e-mail address and each detail this service searches by (its profile names all four).
       const form = page.getByRole('form', { name: 'Find a customer' });
-      await expect(form.getByRole('textbox')).toHaveCount(1);
+      await expect(form.getByRole('textbox')).toHaveCount(5);
+      await expect(form.getByLabel('Last name')).toBeVisible();
       await page.getByLabel('E-mail address (exact)').fill(ambiguousEmail.email);
       await page.getByRole('button', { name: 'Search' }).click();
 
@@ -38,6 +39,11 @@ for (const service of serviceShapes) {
         .getByRole('group', { name: 'Which detail' })
         .getByRole('button', { name: 'First name' })
         .click();
+      // A first name that matches neither: the list stays, and the question is asked again.
+      await matches.getByRole('textbox', { name: 'First name' }).fill('Julian');
+      await matches.getByRole('button', { name: 'Confirm' }).click();
+      await expect(matches.getByTestId('confirm-mismatch')).toContainText('First name');
+      await expect(matches.getByTestId('customer-match')).toHaveCount(2);
       await matches.getByRole('textbox', { name: 'First name' }).fill('Julien');
       await matches.getByRole('button', { name: 'Confirm' }).click();
 

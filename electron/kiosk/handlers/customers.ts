@@ -7,10 +7,12 @@ import {
   customersMatchingUnsent,
   hasNextPageOf,
   type IntegrationProfile,
+  sentCustomerCriteria,
+  takenCustomerCriteria,
   viewOf,
 } from '../../../shared/profile/index.ts';
 import type { CommerceApiClient } from '../../api/index.ts';
-import type { KioskHandlers } from '../../ipc/index.ts';
+import { IpcFailure, type KioskHandlers } from '../../ipc/index.ts';
 import type { Outbox } from '../../outbox/index.ts';
 import { creditEntryOf, customerEntryOf } from '../record-views.ts';
 
@@ -32,7 +34,16 @@ export function customerHandlers({
   outbox,
 }: CustomerHandlerDeps): Pick<KioskHandlers, keyof typeof customerMessages> {
   return {
+    customerSearchCriteria: () => Promise.resolve({ criteria: takenCustomerCriteria(profile()) }),
     searchCustomers: async (request) => {
+      if (sentCustomerCriteria(profile(), request) === 0) {
+        // Only criteria the service is not sent: the search would go out with none, and list
+        // every customer.
+        throw new IpcFailure(
+          'CUSTOMER_CRITERION_NOT_TAKEN',
+          'none of the criteria given is one the service takes (integration profile): add the e-mail address or another',
+        );
+      }
       const reply = await client.searchCustomers({
         query: customerSearchQuery(profile(), request),
       });

@@ -118,7 +118,7 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
     });
   });
 
-  it('customers: exact e-mail alone, narrowed by a second criterion, detail, history, credits', async () => {
+  it('customers: exact e-mail, narrowed by a second criterion, detail, history, credits', async () => {
     // The e-mail alone: both customers who share it, none chosen.
     const found = await value('searchCustomers', { email: ambiguousEmail.email });
     expect(found.data.map((customer) => customer.id).sort()).toEqual(
@@ -135,9 +135,9 @@ describe('the kiosk services behind the router (real sandbox, real SQLite)', () 
     expect(julien.data.map((customer) => customer.id)).toHaveLength(1);
     expect(ambiguousEmail.customerIds as readonly string[]).toContain(julien.data[0]?.id);
     expect((await value('searchCustomers', { email: 'nobody@example.com' })).data).toEqual([]);
-    // Never without the address.
+    // Never without a criterion (a name alone is one the sandbox takes: handlers/customers.test.ts).
     expect(
-      await call('searchCustomers', { lastName: 'Moreau' } as RequestOf<'searchCustomers'>),
+      await call('searchCustomers', { limit: 20 } as RequestOf<'searchCustomers'>),
     ).toMatchObject({
       ok: false,
       error: { code: ipcErrorCodes.invalidRequest },

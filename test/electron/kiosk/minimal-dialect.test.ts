@@ -69,6 +69,15 @@ describe('every read the kiosk makes, against a service that shows only the spec
     expect(refused()).toEqual([]);
   });
 
+  it('a service that searches by e-mail alone: the form offers it alone, and no search goes out without it', async () => {
+    expect(await read('customerSearchCriteria', {})).toEqual({ criteria: [] });
+    const sent = replies.length;
+    const result = await send(fixture, 'searchCustomers', { lastName: 'Moreau' });
+    // A search with none of its criteria sent would list every customer: refused before the wire.
+    expect(result.ok ? null : result.error.code).toBe('CUSTOMER_CRITERION_NOT_TAKEN');
+    expect(replies.length).toBe(sent);
+  });
+
   it('the customer screens: search (several matches), detail with contact, history, credits', async () => {
     const matches = await read('searchCustomers', { email: ambiguousEmail.email });
     expect(matches?.data.length).toBeGreaterThan(1);

@@ -53,6 +53,19 @@ const labels: DayReportLabels = {
     could_not_collect: 'Could not collect',
   },
   methods: { cash: 'Cash', card: 'Bank card', other: 'Other' },
+  columns: {
+    time: 'Time',
+    amount: 'Amount',
+    card: 'Card',
+    sale: 'Sale',
+    state: 'State',
+    offline: 'Offline',
+    resolution: 'Resolution',
+    count: 'Debits',
+  },
+  totals: 'Totals',
+  cardNotRead: 'not read on this kiosk',
+  noSaleReference: 'not given',
 };
 
 it('the end-of-day report prints through CUPS and lists the debit refused after the fact', async () => {
@@ -87,12 +100,30 @@ it('the end-of-day report prints through CUPS and lists the debit refused after 
   });
   const text = await pdfText(await cups.waitForOutput(jobId.slice(jobId.lastIndexOf('-') + 1)));
 
-  const refusedLine = text.split('\n').find((line) => line.includes(refused.reference));
+  const lines = text.split('\n');
+  // Column headers over the table; the sale as staff gave it, never the outbox's own suffix.
+  expect(lines.find((line) => line.includes('Time'))).toMatch(
+    /Time\s+Amount\s+Card\s+Sale\s+State\s+Offline\s+Resolution/,
+  );
+  expect(text).not.toContain(refused.reference);
+  expect(text).toContain(
+    new Intl.DateTimeFormat('en', { dateStyle: 'full', timeZone: 'UTC' }).format(
+      new Date(`${date}T00:00:00Z`),
+    ),
+  );
+  const refusedLine = lines.find((line) => /\bsale-77\b/.test(line));
   expect(refusedLine).toBeDefined();
   expect(refusedLine).toContain('Refused');
   expect(refusedLine).toContain('taken offline');
-  expect(refusedLine).toContain('Collected another way Cash');
+  expect(refusedLine).toContain('Collected another');
   expect(refusedLine).toContain('€10.00');
-  const appliedLine = text.split('\n').find((line) => line.includes(collected.reference));
+  // Never read on this kiosk: said so, not the tail of the internal id.
+  expect(refusedLine).toContain('not read on this');
+  expect(text).not.toContain(demoGiftCards.lowBalance.slice(-4));
+  const appliedLine = lines.find((line) => /\bsale-78\b/.test(line));
   expect(appliedLine).toContain('Applied');
+  // Totals by state, after the table: one refused debit of €10, one applied of €3.
+  const totals = lines.slice(lines.findIndex((line) => line.includes('Totals')));
+  expect(totals.find((line) => line.includes('Refused'))).toMatch(/Refused\s+1\s+€10\.00/);
+  expect(totals.find((line) => line.includes('Applied'))).toMatch(/Applied\s+1\s+€3\.00/);
 });

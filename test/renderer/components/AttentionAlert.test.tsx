@@ -43,7 +43,9 @@ test('a debit refused after the fact stays in red on every screen until resolved
   const alert = await screen.findByTestId('attention-alert');
   expect(alert.getAttribute('role')).toBe('alert');
   expect(alert.textContent).toContain('€20.00');
-  expect(alert.textContent).toContain('card …f2a6');
+  // Never read on this kiosk: said so, never the end of the internal id, which looks like digits.
+  expect(alert.textContent).toContain('card not read on this kiosk');
+  expect(alert.textContent).not.toContain('f2a6');
   expect(alert.textContent).toContain('sale sale-42 ·');
   expect(alert.textContent).toMatch(/Reason: .*balance/i);
 
@@ -51,8 +53,17 @@ test('a debit refused after the fact stays in red on every screen until resolved
   await user.click(screen.getByRole('button', { name: /Customers/ }));
   const stillThere = screen.getByTestId('attention-alert');
 
+  // No method chosen beforehand: "collected another way" cannot record a method nobody gave.
+  for (const method of ['Cash', 'Bank card', 'Other'])
+    expect(
+      (within(stillThere).getByRole('radio', { name: method }) as HTMLInputElement).checked,
+    ).toBe(false);
+  const collected = within(stillThere).getByRole('button', { name: 'Collected another way' });
+  expect((collected as HTMLButtonElement).disabled).toBe(true);
+  await user.click(collected);
+  expect(rendered.kiosk.callsOf('resolveDebit')).toEqual([]);
   await user.click(within(stillThere).getByRole('radio', { name: 'Bank card' }));
-  await user.click(within(stillThere).getByRole('button', { name: 'Collected another way' }));
+  await user.click(collected);
   expect(rendered.kiosk.callsOf('resolveDebit')).toEqual([
     { debitId: 7, resolution: { kind: 'collected_other_way', method: 'card' } },
   ]);

@@ -62,3 +62,63 @@ test('the day report prints through main in the kiosk’s language, and its job 
   });
   expect(within(report).getByTestId('print-job').dataset['state']).toBe('completed');
 });
+
+test('the day report on screen: the day as French writes it, column headers, totals, no internal ids', async () => {
+  const refused = debit({
+    id: 7,
+    state: 'refused',
+    amount: 20,
+    reference: 'sale-42/0123456789abcdef',
+    maskedNumber: null,
+  });
+  const applied = debit({
+    id: 8,
+    state: 'applied',
+    amount: 0.1,
+    reference: 'kiosk/fedcba9876543210',
+  });
+  const applied2 = debit({ id: 9, state: 'applied', amount: 0.2, maskedNumber: '**** 9088' });
+  rendered = await renderKiosk(<DocumentsScreen />, {
+    locale: 'fr',
+    handlers: {
+      getDayReport: (request) => ok({ date: request.date, debits: [refused, applied, applied2] }),
+    },
+  });
+  const user = userEvent.setup();
+  const report = screen.getByTestId('day-report');
+  const day = within(report).getByLabelText('Jour');
+  // A day that does not exist is refused in words, and nothing is asked.
+  await user.clear(day);
+  await user.type(day, '31/02/2026');
+  await user.click(within(report).getByRole('button', { name: 'Afficher' }));
+  expect(within(report).getByRole('alert').textContent).toContain('jj/mm/aaaa');
+  expect(rendered.kiosk.callsOf('getDayReport')).toEqual([]);
+
+  await user.clear(day);
+  await user.type(day, '14/03/2026');
+  await user.click(within(report).getByRole('button', { name: 'Afficher' }));
+  await user.click(within(report).getByRole('button', { name: 'Jour précédent' }));
+  expect(rendered.kiosk.callsOf('getDayReport')).toEqual([
+    { date: '2026-03-14' },
+    { date: '2026-03-13' },
+  ]);
+  expect((day as HTMLInputElement).value).toBe('13/03/2026');
+
+  await within(report).findAllByTestId('day-report-row');
+  expect(
+    within(report)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent),
+  ).toEqual(['Heure', 'Montant', 'Carte', 'Vente', 'État', 'Hors ligne', 'Règlement']);
+  const [first, second, third] = within(report).getAllByTestId('day-report-row');
+  expect(first!.textContent).toContain('jamais lue sur cette borne');
+  expect(first!.textContent).toContain('sale-42');
+  expect(first!.textContent).not.toContain('0123456789abcdef');
+  expect(second!.textContent).toContain('non indiquée');
+  expect(third!.textContent).toContain('**** 9088');
+  // Totals by state, applied and refused never added together; 0,10 + 0,20 is 0,30.
+  const totals = within(report).getAllByTestId('day-report-total');
+  expect(totals.map((row) => row.dataset['state'])).toEqual(['applied', 'refused']);
+  expect(totals[0]!.textContent).toMatch(/Débits : 2.*0,30\s€/);
+  expect(totals[1]!.textContent).toMatch(/Débits : 1.*20,00\s€/);
+});

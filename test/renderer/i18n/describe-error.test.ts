@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { describeError } from '../../../renderer/i18n/describe-error.ts';
+import { describeError, refusalText } from '../../../renderer/i18n/describe-error.ts';
 import { i18nFor } from '../../../renderer/i18n/use-i18n.ts';
 
 const { t, fmt } = i18nFor('en');
@@ -67,4 +67,48 @@ test('printing problems and unknown codes', () => {
   const unknown = describeError({ code: 'SOMETHING_NEW', message: 'whatever' }, t, fmt);
   expect(unknown.title).toBe('Something went wrong.');
   expect(unknown.detail).toBe('Code: SOMETHING_NEW');
+});
+
+test('a refusal from another service: the words for its code, then the service’s own explanation', () => {
+  // A 409 CONFLICT whose explanation is the real reason.
+  expect(refusalText({ code: 'CONFLICT', message: 'CONFLICT: insufficient balance' }, t)).toBe(
+    'The service refused the operation. The service says: “insufficient balance”.',
+  );
+  // A 404: no raw code on the French screen, the explanation kept as the service said it.
+  expect(
+    refusalText(
+      { code: 'RESOURCE_NOT_FOUND', message: 'RESOURCE_NOT_FOUND: gift card not found.' },
+      french.t,
+    ),
+  ).toBe('Le service ne connaît pas cette carte. Le service indique : « gift card not found ».');
+  // A code the kiosk has no words for is still a refusal, named; a body-less reply adds nothing.
+  expect(
+    refusalText({ code: 'CARD_BLOCKED', message: 'CARD_BLOCKED: blocked by the bank' }, t),
+  ).toBe('The service refused it (code CARD_BLOCKED). The service says: “blocked by the bank”.');
+  expect(
+    refusalText({ code: 'CONFLICT', message: 'CONFLICT: HTTP 409 without an error body' }, t),
+  ).toBe('The service refused the operation.');
+  // A message not in the spec's form is not shown as the service's words.
+  expect(refusalText({ code: 'CONFLICT', message: 'socket closed' }, t)).toBe(
+    'The service refused the operation.',
+  );
+});
+
+test('a service error on any screen keeps the service’s explanation after the kiosk’s words', () => {
+  const text = describeError(
+    {
+      code: 'RESOURCE_NOT_FOUND',
+      message: 'RESOURCE_NOT_FOUND: sale not found',
+      details: { kind: 'NotFound', status: 404 },
+    },
+    french.t,
+    french.fmt,
+  );
+  expect(text.title).toBe(french.t('error.notFound'));
+  expect(text.detail).toBe('Le service indique : « sale not found ».');
+  // The kiosk's own errors never pass their English message off as the service's.
+  expect(
+    describeError({ code: 'OUTBOX_NOT_FOUND', message: 'OUTBOX_NOT_FOUND: no debit' }, t, fmt)
+      .detail,
+  ).toBeNull();
 });

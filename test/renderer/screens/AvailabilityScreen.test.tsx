@@ -1,10 +1,13 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, test, vi } from 'vitest';
-import { AvailabilityScreen } from '../../../renderer/screens/AvailabilityScreen.tsx';
+import {
+  AvailabilityScreen,
+  PRODUCT_ROW_HEIGHT,
+} from '../../../renderer/screens/AvailabilityScreen.tsx';
 import { createFormatters } from '../../../renderer/i18n/formatters.ts';
 import { FIRST_PAGE_SIZE } from '../../../renderer/stores/search-request.ts';
-import { NOW, hit, settingsReply } from '../support/fixtures.ts';
+import { NOW, hit, productDetail, settingsReply } from '../support/fixtures.ts';
 import { ok } from '../support/fake-kiosk.ts';
 import { renderKiosk, type RenderedKiosk } from '../support/render-kiosk.tsx';
 
@@ -165,9 +168,52 @@ test('a long result list loads its next page when scrolled to the end', async ()
   // Only a window of the rows is in the DOM.
   expect(within(list).getAllByRole('listitem').length).toBeLessThan(30);
   await act(async () => {
-    list.scrollTop = 99 * 104;
+    list.scrollTop = 99 * PRODUCT_ROW_HEIGHT;
     list.dispatchEvent(new Event('scroll'));
   });
   await screen.findByText('Products shown: 200 (more below)');
   expect(rendered.kiosk.callsOf('searchProducts').map((r) => r.offset)).toEqual([0, 100]);
+});
+
+test('a product the service sent no name for goes by its category and reference, and no empty photo box', async () => {
+  const unnamed = hit(7, {
+    name: null,
+    reference: 'MIC-WHI-000008',
+    category: { id: 'cat_mw', code: 'MW', label: 'Cuisson' },
+    mainImage: null,
+  });
+  rendered = await renderKiosk(<AvailabilityScreen />, {
+    locale: 'fr',
+    handlers: {
+      searchProducts: () =>
+        ok({
+          source: 'mirror' as const,
+          asOf: NOW,
+          hits: [unnamed, hit(8, { name: null, reference: null, ean: null })],
+          complete: true,
+        }),
+      getProduct: () =>
+        ok({
+          ...productDetail,
+          product: {
+            ...productDetail.product,
+            name: null,
+            reference: 'MIC-WHI-000008',
+            category: { id: 'cat_mw', code: 'MW', label: 'Cuisson' },
+          },
+        }),
+    },
+  });
+  const row = await screen.findByRole('button', {
+    name: /Cuisson MIC-WHI-000008 \(sans nom fourni\)/,
+  });
+  // Nothing at all to go by: said so, as before.
+  expect(screen.getByText('(produit sans nom)')).toBeTruthy();
+  await userEvent.setup().click(row);
+  const detail = await screen.findByRole('article');
+  expect(within(detail).getByRole('heading', { level: 2 }).textContent).toBe(
+    'Cuisson MIC-WHI-000008 (sans nom fourni)',
+  );
+  // No image from the service: no placeholder box taking the place of prices and stock.
+  expect(within(detail).queryByRole('img')).toBeNull();
 });

@@ -60,15 +60,54 @@ async function confirmWith(
   await user.click(within(matches).getByRole('button', { name: 'Confirm' }));
 }
 
-test('the search form asks for the e-mail address alone', async () => {
+test('the search form asks for the e-mail address and each detail the service searches by', async () => {
   rendered = await renderKiosk(<CustomersScreen />);
+  const form = screen.getByRole('form', { name: 'Find a customer' });
+  await within(form).findByLabelText('Last name');
+  expect(
+    within(form)
+      .getAllByRole('textbox')
+      .map((field) => field.getAttribute('type')),
+  ).toEqual(['email', null, null, null, null]);
+  expect(
+    ['Last name', 'First name', 'Phone', 'Postal code'].map((label) =>
+      within(form).getByLabelText(label),
+    ),
+  ).toHaveLength(4);
+});
+
+test('a service that searches by e-mail alone gets the e-mail field alone', async () => {
+  rendered = await renderKiosk(<CustomersScreen />, {
+    handlers: { customerSearchCriteria: () => ok({ criteria: [] }) },
+  });
+  await waitFor(() => expect(rendered!.kiosk.callsOf('customerSearchCriteria')).toHaveLength(1));
   const form = screen.getByRole('form', { name: 'Find a customer' });
   expect(
     within(form)
       .getAllByRole('textbox')
       .map((field) => field.getAttribute('type')),
   ).toEqual(['email']);
-  expect(within(form).queryByRole('group', { name: 'Which detail' })).toBeNull();
+});
+
+test('a name or a phone number is searched as such, never refused as "not an e-mail address"', async () => {
+  rendered = await renderKiosk(<CustomersScreen />, { handlers: moreauHandlers });
+  const user = userEvent.setup();
+  await user.type(await screen.findByLabelText('Last name'), 'Moreau');
+  await user.type(screen.getByLabelText('Phone'), '06 12 34 56 78');
+  await user.click(screen.getByRole('button', { name: 'Search' }));
+  expect(screen.queryByText(/not an e-mail address/)).toBeNull();
+  expect(rendered.kiosk.callsOf('searchCustomers')).toEqual([
+    { lastName: 'Moreau', phone: '06 12 34 56 78', limit: 20 },
+  ]);
+});
+
+test('nothing given is said, and nothing is sent', async () => {
+  rendered = await renderKiosk(<CustomersScreen />);
+  await userEvent.setup().click(screen.getByRole('button', { name: 'Search' }));
+  expect(screen.getByRole('alert').textContent).toBe(
+    'Give the e-mail address or another detail to search by.',
+  );
+  expect(rendered.kiosk.callsOf('searchCustomers')).toEqual([]);
 });
 
 test('an e-mail shared by several customers lists them, opens none, and a further detail confirms one', async () => {
@@ -164,15 +203,30 @@ test('a detail the list cannot show may still be shared: it opens nothing, and t
   });
 });
 
-test('a confirmation that matches nobody says so and opens nothing', async () => {
+test('a confirmation that matches nobody keeps the matches, says so, and asks again', async () => {
   rendered = await renderKiosk(<CustomersScreen />, { handlers: moreauHandlers });
   const user = await search('famille.moreau@example.com');
   await screen.findByTestId('customer-matches');
   await confirmWith(user, 'First name', 'Paul');
-  expect((await screen.findByTestId('customer-none')).textContent).toBe(
-    'No customer matches all the details given (First name). Check them with the customer.',
+  const matches = screen.getByTestId('customer-matches');
+  expect((await within(matches).findByTestId('confirm-mismatch')).textContent).toBe(
+    'None of these customers matches this detail (First name): check it with the customer and try again.',
   );
-  expect(rendered.kiosk.callsOf('getCustomer')).toEqual([]);
+  // The list stays, and what was typed too, to correct it.
+  expect(within(matches).getAllByTestId('customer-match')).toHaveLength(2);
+  const field = within(matches).getByRole('textbox', { name: 'First name' });
+  expect((field as HTMLInputElement).value).toBe('Paul');
+  await user.clear(field);
+  await user.type(field, 'Julien');
+  await user.click(within(matches).getByRole('button', { name: 'Confirm' }));
+  expect(
+    within(await screen.findByTestId('customer-detail')).getByRole('heading').textContent,
+  ).toBe('Julien Moreau');
+  expect(rendered.kiosk.callsOf('searchCustomers').at(-1)).toEqual({
+    email: 'famille.moreau@example.com',
+    firstName: 'Julien',
+    limit: 20,
+  });
 });
 
 test('no match says so, and keeps the address as typed to check it with the customer', async () => {
@@ -326,7 +380,8 @@ test('one match opens the record; contact data only when the service sent it', a
   expect(within(unpaid).queryByRole('button', { name: /Print invoice/ })).toBeNull();
   expect(rendered.kiosk.callsOf('getSale').at(-1)).toEqual({ saleId: 'sale_2' });
 
-  // One with an invoice: print is offered, and goes to the documents screen.
+  // One with an invoice: print is offered, goes to the documents screen, and prints once the
+  // preview is there, as the button says.
   await user.click(screen.getByRole('button', { name: 'Details of sale V-2026-001' }));
   expect(
     screen
@@ -340,6 +395,12 @@ test('one match opens the record; contact data only when the service sent it', a
     reference: 'sale_1',
     number: 'V-2026-001',
   });
+  await waitFor(() =>
+    expect(rendered!.kiosk.callsOf('printInvoice')).toEqual([
+      { requestId: expect.any(String), saleId: 'sale_1', copies: 1 },
+    ]),
+  );
+  expect(rendered.kiosk.callsOf('previewDocument')).toHaveLength(1);
 });
 
 test('a 403 says which permission the account lacks', async () => {

@@ -197,3 +197,91 @@ test('a job its printer holds up does not say Printing', async () => {
   expect(within(job).getByRole('alert').textContent).toBe('The printer is off or disconnected.');
   expect(job.querySelector('.step-done[aria-current="step"]')).toBeNull();
 });
+
+/** A kiosk whose print presses each make a job of their own, as main does. */
+function numberedJobs() {
+  let next = 0;
+  return {
+    printInvoice: (request: { saleId: string; printer?: string }) =>
+      ok(
+        printJob({
+          id: `job-${++next}`,
+          reference: request.saleId,
+          printer: request.printer ?? 'kiosk-pdf',
+        }),
+      ),
+    cancelPrintJob: (request: { jobId: string }) =>
+      ok(printJob({ id: request.jobId, state: 'cancelled' })),
+  };
+}
+
+async function heldUpInvoice() {
+  rendered = await renderKiosk(<DocumentsScreen />, { handlers: numberedJobs() });
+  await act(() =>
+    rendered!.stores.documents
+      .getState()
+      .open({ kind: 'invoice', reference: 'sale_1', number: 'V-1' }),
+  );
+  const user = userEvent.setup();
+  await user.click(screen.getByRole('button', { name: 'Print' }));
+  await act(async () => {
+    rendered?.kiosk.emit(
+      'printJobChanged',
+      printJob({
+        id: 'job-1',
+        state: 'printing',
+        problem: { code: 'paper_jam', message: 'Paper jam' },
+        updatedAt: '2026-03-14T10:00:03.000Z',
+      }),
+    );
+  });
+  return { user, kiosk: rendered.kiosk };
+}
+
+test('a job its printer holds up offers another printer at once: cancelled first, then printed there', async () => {
+  const { user, kiosk } = await heldUpInvoice();
+  const job = screen.getByTestId('print-job');
+  await user.click(within(job).getByRole('button', { name: 'Another printer' }));
+  await user.click(within(job).getByRole('button', { name: 'Print on back-office: stopped' }));
+  // The held job can never come out later as a second copy.
+  expect(kiosk.callsOf('cancelPrintJob')).toEqual([{ jobId: 'job-1' }]);
+  const [first, elsewhere] = kiosk.callsOf('printInvoice');
+  expect(elsewhere).toMatchObject({ saleId: 'sale_1', printer: 'back-office' });
+  expect(elsewhere?.requestId).not.toBe(first?.requestId);
+  expect(screen.getByTestId('print-job').dataset['state']).toBe('queued');
+});
+
+test('another printer chosen in the picker while the job is held up: Print goes there, not to the held job', async () => {
+  const { user, kiosk } = await heldUpInvoice();
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Printer' }), 'back-office');
+  await user.click(screen.getByRole('button', { name: 'Print' }));
+  expect(kiosk.callsOf('cancelPrintJob')).toEqual([{ jobId: 'job-1' }]);
+  const [first, moved] = kiosk.callsOf('printInvoice');
+  expect(moved).toMatchObject({ printer: 'back-office' });
+  expect(moved?.requestId).not.toBe(first?.requestId);
+});
+
+test('a sale with nothing to print shows no print panel, nor the last document’s "Printed"', async () => {
+  rendered = await renderKiosk(<DocumentsScreen />, {
+    handlers: {
+      findDocument: () => ok({ found: 'sale', saleId: 'sale_2', number: 'V-2', hasInvoice: false }),
+    },
+  });
+  await act(() =>
+    rendered!.stores.documents
+      .getState()
+      .open({ kind: 'invoice', reference: 'sale_1', number: 'V-1' }),
+  );
+  await userEvent.setup().click(screen.getByRole('button', { name: 'Print' }));
+  await act(async () => {
+    rendered?.kiosk.emit(
+      'printJobChanged',
+      printJob({ state: 'completed', updatedAt: '2026-03-14T10:00:03.000Z' }),
+    );
+  });
+  expect(screen.getByTestId('print-job').dataset['state']).toBe('completed');
+  await act(() => rendered!.stores.documents.getState().find('V-2'));
+  expect(screen.getByTestId('document-no-invoice')).toBeTruthy();
+  expect(screen.queryByTestId('print-job')).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Print' })).toBeNull();
+});

@@ -118,7 +118,9 @@ test('an expired card: Debit disabled, with the reason', async () => {
   });
   await findCard(['5']);
   expect(screen.getByRole('button', { name: 'Debit €5.00' })).toHaveProperty('disabled', true);
-  expect(screen.getByTestId('debit-blocked').textContent).toMatch(/cannot be debited: it is/);
+  expect(screen.getByTestId('debit-blocked').textContent).toMatch(
+    /cannot be debited. Its status: /,
+  );
 });
 
 test('debits still waiting for the card: the balance after them', async () => {

@@ -249,9 +249,12 @@ test('unlocked: settings saved with the PIN, language applied, credentials write
 
   await user.selectOptions(screen.getByRole('combobox', { name: 'Kiosk’s shop' }), 'shop_lyon');
   await user.click(
-    within(screen.getByRole('group', { name: 'Kiosk language' })).getByRole('button', {
-      name: 'Français',
-    }),
+    within(screen.getByRole('group', { name: 'Language the kiosk starts in' })).getByRole(
+      'button',
+      {
+        name: 'Français',
+      },
+    ),
   );
   await user.click(screen.getByRole('button', { name: 'Save' }));
   expect(rendered.kiosk.callsOf('updateSettings')).toEqual([
@@ -392,4 +395,22 @@ test('the offline limits: edited in euros, a count and hours; only the changed o
   // Saved: nothing left to send (the French comma was the same 80.50).
   expect((save as HTMLButtonElement).disabled).toBe(true);
   expect(form.textContent).toContain('New limits apply from the next gift-card debit');
+});
+
+test('a language switched from the status bar is said beside the language the kiosk starts in', async () => {
+  rendered = await renderKiosk(<SetupScreen />, {
+    handlers: { getSettings: () => ok(settingsReply({ locale: 'en' })) },
+  });
+  await typePin('1234');
+  await screen.findByRole('heading', { name: 'This kiosk' });
+  expect(screen.queryByTestId('session-language')).toBeNull();
+  await act(async () => rendered!.stores.locale.getState().setLocale('fr'));
+  expect(screen.getByTestId('session-language').textContent).toBe(
+    'Langue de cette session (choisie depuis la barre d’état) : Français. La borne démarre dans la langue choisie ici.',
+  );
+  expect(
+    within(screen.getByRole('group', { name: 'Langue de la borne au démarrage' }))
+      .getByRole('button', { name: 'English' })
+      .getAttribute('aria-pressed'),
+  ).toBe('true');
 });

@@ -345,6 +345,7 @@ export const defaultReplies: Replies = {
   listShops: () => ok({ source: 'mirror', shops }),
   getSyncStatus: () => ok(catalogStatus),
   syncNow: () => ok({ started: true, joined: false }),
+  customerSearchCriteria: () => ok({ criteria: ['lastName', 'firstName', 'phone', 'postalCode'] }),
   searchCustomers: () => ok({ data: [], hasNextPage: false }),
   getCustomer: (request) => ok(customer(request.customerId, 'Hélène', 'Lefèvre')),
   getCustomerHistory: (request) =>
