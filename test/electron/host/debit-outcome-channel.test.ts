@@ -160,6 +160,14 @@ it("two screens' debits whose events interleave: each screen shows its own outco
         shopId: null,
       }) as never,
     });
+    // Both counter waits over (main replied, the relay holds the replies): the refusal comes after
+    // the customer left, so it needs attention instead of being the screen's on-the-spot outcome.
+    await vi.waitFor(
+      () => expect([first.heldReplies.length, second.heldReplies.length]).toEqual([1, 1]),
+      {
+        timeout: 15_000,
+      },
+    );
     sender.start();
 
     await vi.waitFor(
