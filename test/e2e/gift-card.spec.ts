@@ -69,8 +69,9 @@ for (const service of serviceShapes) {
       const outcome = page.getByTestId('debit-outcome');
       await expect(outcome).toHaveAttribute('data-outcome', 'refused');
       await expect(outcome).toContainText('Debit of €4.50 refused by the service.');
+      // The words for the service's code, then the service's own explanation (issue 37, 9).
       await expect(page.getByTestId('refusal-reason')).toHaveText(
-        'The card’s balance is too low for this amount.',
+        /^The card’s balance is too low for this amount\. The service says: “.+”\.$/u,
       );
       await expect(outcome).toContainText('Nothing was taken from the card.');
       // Refused in front of the customer: the outcome on screen is all (issue 37, 5); nothing
