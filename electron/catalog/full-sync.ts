@@ -155,12 +155,15 @@ export async function runFullSync(
             products[i] = undefined as never;
           }
           mirror.state.set('fullSyncProgress', committed);
+          // The lease is renewed in the page's own commit: on its own it was a commit at full
+          // durability after every page, whose fsync wrote out the page the deferred commit had
+          // just spared. A renewal a power cut loses only lets the lease lapse sooner.
+          options.heartbeat?.();
         },
         { durability: 'deferred' },
       );
       progress.totals(Math.max(pagesTotal, record.pagesDone), productsTotal);
       progress.page(reply.data.length);
-      options.heartbeat?.();
       if (!more) break;
       page += 1;
     }

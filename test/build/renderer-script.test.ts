@@ -1,0 +1,41 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const configFile = fileURLToPath(new URL('../../vite.config.ts', import.meta.url));
+
+/**
+ * The built page loads its code as one classic script: Chromium reuses the compiled code of a
+ * classic script from its third load, and compiles a module script whole at every load.
+ */
+describe('the built renderer (vite.config.ts)', () => {
+  let outDir = '';
+  beforeAll(async () => {
+    outDir = mkdtempSync(join(tmpdir(), 'renderer-script-'));
+    await build({ configFile, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  }, 120_000);
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('is one deferred classic script and one stylesheet, no module', () => {
+    const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+    const assets = readdirSync(join(outDir, 'assets'));
+    const scripts = assets.filter((name) => name.endsWith('.js'));
+    const styles = assets.filter((name) => name.endsWith('.css'));
+    expect(scripts).toHaveLength(1);
+    expect(styles).toHaveLength(1);
+    expect(html).toContain(`<script defer src="./assets/${scripts[0]}"></script>`);
+    expect(html).toContain(`href="./assets/${styles[0]}"`);
+    expect(html).not.toMatch(/type="module"|modulepreload/);
+  });
+
+  it('has no module syntax left in its script, which a classic script cannot run', () => {
+    const script = readdirSync(join(outDir, 'assets')).find((name) => name.endsWith('.js'))!;
+    const code = readFileSync(join(outDir, 'assets', script), 'utf8');
+    // Parsed as a classic script: an import or export statement would throw here.
+    expect(() => new Function(code)).not.toThrow();
+    expect(code).not.toContain('import.meta');
+  });
+});
