@@ -78,15 +78,30 @@ test('availability rows keep the whole name, the detail pane never scrolls sidew
     for (const size of sizes) {
       await page.setViewportSize(size);
       const where = `${size.width}x${size.height}, ${language}`;
+      // The page laid out at the new size before anything is measured: under load the browser
+      // can still be between two sizes when the call returns.
+      await page.waitForFunction(
+        ({ width, height }) => window.innerWidth === width && window.innerHeight === height,
+        size,
+      );
+      await page.evaluate(
+        () => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))),
+      );
       await expect(page.locator('.product-row').first()).toBeVisible();
-      const rows = await rowLayouts(page);
-      expect(rows.length, where).toBeGreaterThan(3);
-      for (const row of rows) {
-        expect(row.clamped, `${where}: "${row.name}" cut`).toBe(false);
-        expect(row.overlapsSide, `${where}: "${row.name}" under the price`).toBe(false);
-        expect(row.overflowsRow, `${where}: "${row.name}": part of the row out of it`).toBe(false);
-        expect(row.nameWidth, `${where}: "${row.name}" squeezed`).toBeGreaterThan(200);
-      }
+      // The settled layout is judged: one frame caught mid-update is not the screen staff see,
+      // a layout that stays wrong fails once the retries run out.
+      await expect(async () => {
+        const rows = await rowLayouts(page);
+        expect(rows.length, where).toBeGreaterThan(3);
+        for (const row of rows) {
+          expect(row.clamped, `${where}: "${row.name}" cut`).toBe(false);
+          expect(row.overlapsSide, `${where}: "${row.name}" under the price`).toBe(false);
+          expect(row.overflowsRow, `${where}: "${row.name}": part of the row out of it`).toBe(
+            false,
+          );
+          expect(row.nameWidth, `${where}: "${row.name}" squeezed`).toBeGreaterThan(200);
+        }
+      }).toPass({ timeout: 10_000 });
       const detail = await page.locator('.detail-pane').evaluate((pane) => ({
         scroll: pane.scrollWidth,
         client: pane.clientWidth,
