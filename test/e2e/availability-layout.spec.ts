@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { saveScreen } from './support/evidence.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
+import { resizeTo } from './support/viewport.ts';
 
 /**
  * The availability screen at the kiosk's landscape sizes, a shop chosen (so rows say "not in this
@@ -76,17 +77,8 @@ test('availability rows keep the whole name, the detail pane never scrolls sidew
       .getByRole('button', { name: language })
       .click();
     for (const size of sizes) {
-      await page.setViewportSize(size);
+      await resizeTo(page, size);
       const where = `${size.width}x${size.height}, ${language}`;
-      // The page laid out at the new size before anything is measured: under load the browser
-      // can still be between two sizes when the call returns.
-      await page.waitForFunction(
-        ({ width, height }) => window.innerWidth === width && window.innerHeight === height,
-        size,
-      );
-      await page.evaluate(
-        () => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))),
-      );
       await expect(page.locator('.product-row').first()).toBeVisible();
       // The settled layout is judged: one frame caught mid-update is not the screen staff see,
       // a layout that stays wrong fails once the retries run out.
@@ -126,6 +118,6 @@ test('availability rows keep the whole name, the detail pane never scrolls sidew
       expect(scrolling, where).toEqual(['virtual-list']);
     }
   }
-  await page.setViewportSize(sizes[0]);
+  await resizeTo(page, sizes[0]);
   await saveScreen(page, testInfo, 'availability-1366x768');
 });

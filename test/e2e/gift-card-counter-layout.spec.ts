@@ -4,6 +4,7 @@ import { saveScreen } from './support/evidence.ts';
 import { findCard, keypad } from './support/gift-card.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
 import { addFault, clearFaults } from './support/sandbox-control.ts';
+import { resizeTo } from './support/viewport.ts';
 
 /**
  * Issue 37 (2, 3): at the counter the on-screen keyboard never covers the amount's keypad or
@@ -44,7 +45,7 @@ test('at 1366x768 with the on-screen keyboard: the card found, 2 then 5 on the k
   kiosk,
 }, testInfo) => {
   await kiosk.services.parts.settings.update({ onScreenKeyboard: 'on' });
-  await page.setViewportSize(sizes[0]);
+  await resizeTo(page, sizes[0]);
   await openKiosk(page, kiosk);
   await page.getByRole('navigation').getByRole('button', { name: 'Gift card' }).click();
   await cardField(page).click();
@@ -66,7 +67,7 @@ test('at 1366x768 with the on-screen keyboard: the card found, 2 then 5 on the k
 
   // Back in the card field, its keyboard is docked beside the action column, at every size.
   for (const size of sizes) {
-    await page.setViewportSize(size);
+    await resizeTo(page, size);
     await cardField(page).click();
     await expect(keyboard).toBeVisible();
     const where = `${size.width}x${size.height}`;
@@ -84,7 +85,7 @@ test('at 1366x768 with the on-screen keyboard: the card found, 2 then 5 on the k
   }
 
   // Typed on a physical keyboard after the look-up: the amount too.
-  await page.setViewportSize(sizes[0]);
+  await resizeTo(page, sizes[0]);
   await findCard(page, demoGiftCards.active);
   await page.keyboard.type('7');
   await expect(page.locator('.amount-as-money')).toHaveText('€7.00');
@@ -103,17 +104,17 @@ test('every debit outcome beside Débiter, both in view at the three sizes: onli
 
   const bothInView = async (state: string) => {
     for (const size of sizes) {
-      await page.setViewportSize(size);
+      await resizeTo(page, size);
       const where = `${state}, ${size.width}x${size.height}`;
       await saveScreen(page, testInfo, `gift-card-outcome-${state}-${size.width}x${size.height}`);
       await inView(page, outcome, `${where}: the outcome`);
       await inView(page, debitButton(page), `${where}: Débiter`);
     }
-    await page.setViewportSize(sizes[0]);
+    await resizeTo(page, sizes[0]);
   };
 
   // Online: applied.
-  await page.setViewportSize(sizes[0]);
+  await resizeTo(page, sizes[0]);
   await findCard(page, demoGiftCards.active);
   await expect(region).toHaveAttribute('aria-live', 'polite');
   await keypad(page, '5');

@@ -3,6 +3,7 @@ import { demoGiftCards } from '../../sandbox/data/demo.ts';
 import { saveScreen } from './support/evidence.ts';
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
 import { addFault } from './support/sandbox-control.ts';
+import { resizeTo } from './support/viewport.ts';
 
 /**
  * Each screen's main action (the element marked `data-primary-action`: the search box, Search,
@@ -52,7 +53,7 @@ test('the main action of every screen is in view at 1366x768, 1920x1080 and 1080
         .getByRole('button', { name: language })
         .click();
       for (const size of sizes) {
-        await page.setViewportSize(size);
+        await resizeTo(page, size);
         // The screen buttons are one size, whatever label wraps ("Carte cadeau").
         const heights = await nav.evaluateAll((buttons) =>
           buttons.map((button) => Math.round(button.getBoundingClientRect().height)),
@@ -68,7 +69,7 @@ test('the main action of every screen is in view at 1366x768, 1920x1080 and 1080
       }
     }
   }
-  await page.setViewportSize({ width: 1366, height: 768 });
+  await resizeTo(page, { width: 1366, height: 768 });
   await nav.nth(2).click();
   await saveScreen(page, testInfo, 'gift-card-offline-1366x768');
 });
@@ -82,7 +83,7 @@ test('a product open beside the list: each pane scrolls on its own, the screen i
   await page.getByRole('region', { name: 'Products found' }).getByRole('button').first().click();
   await expect(page.getByRole('article')).toBeVisible();
   for (const size of sizes) {
-    await page.setViewportSize(size);
+    await resizeTo(page, size);
     const main = await page.locator('main').evaluate((element) => ({
       scroll: element.scrollHeight,
       client: element.clientHeight,

@@ -1,5 +1,6 @@
 import { expect, openKiosk, test } from './support/kiosk-test.ts';
 import { expectAccessible, saveScreen } from './support/evidence.ts';
+import { resizeTo } from './support/viewport.ts';
 
 /** What the size check reads of a control (the test project has no DOM types; the page has). */
 interface Control {
@@ -33,7 +34,7 @@ test('the built renderer runs under its strict CSP, and every screen passes axe 
     { width: 1920, height: 1080 },
     { width: 1080, height: 1920 },
   ]) {
-    await page.setViewportSize(viewport);
+    await resizeTo(page, viewport);
     for (const [button, heading] of screens) {
       await page.getByRole('navigation').getByRole('button', { name: button }).click();
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
@@ -55,7 +56,7 @@ test('the built renderer runs under its strict CSP, and every screen passes axe 
     }
   }
   // In French too: axe on every screen (labels, names and languages change with the words).
-  await page.setViewportSize({ width: 1920, height: 1080 });
+  await resizeTo(page, { width: 1920, height: 1080 });
   await page
     .getByRole('group', { name: 'Language' })
     .getByRole('button', { name: 'Français' })
