@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type NotShown, notShownReplySchema } from '../../shared/api/not-shown.ts';
+import { compiledSchema } from './compiled-schema.ts';
 import { ContractViolation, errorFromReply, formatIssuePath } from './errors.ts';
 import { checkPdf } from './pdf.ts';
 import type { TransportReply } from './transport.ts';
@@ -79,7 +80,7 @@ export function parseJsonReply(
       `the body is not JSON (${error instanceof Error ? error.message : 'unreadable'})`,
     );
   }
-  const result = schema.safeParse(json);
+  const result = compiledSchema(schema).safeParse(json);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (!issue) throw violation('shape', '', 'the reply does not match the contract');

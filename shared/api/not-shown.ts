@@ -64,19 +64,25 @@ const WellFormedJson: z.ZodType<unknown> = z.lazy(() =>
 export type NotShownBody = Readonly<Record<string, unknown>>;
 export const NotShownBody = z.record(Text, WellFormedJson);
 
-const recordSchemas = new Map<NotShownIdentity, z.ZodType>();
+/**
+ * Built once per shape and identity, never per reply: the client keeps a compiled parser for each
+ * schema object it is given (`electron/api/compiled-schema.ts`), and a schema built anew for every
+ * reply would be compiled anew too.
+ */
+const replySchemas = new Map<string, z.ZodType>();
 
 function recordOf(identity: NotShownIdentity): z.ZodType {
-  let schema = recordSchemas.get(identity);
-  if (!schema) {
-    schema = identity === 'none' ? z.looseObject({}) : z.looseObject({ [identity]: Id });
-    recordSchemas.set(identity, schema);
-  }
-  return schema;
+  return identity === 'none' ? z.looseObject({}) : z.looseObject({ [identity]: Id });
 }
 
 /** The tolerant reply schema: it checks the identifier (and `data`) and keeps every member. */
 export function notShownReplySchema(reply: NotShownReply): z.ZodType {
-  const record = recordOf(reply.identity);
-  return reply.shape === 'record' ? record : z.looseObject({ data: z.array(record) });
+  const key = `${reply.shape}:${reply.identity}`;
+  let schema = replySchemas.get(key);
+  if (!schema) {
+    const record = recordOf(reply.identity);
+    schema = reply.shape === 'record' ? record : z.looseObject({ data: z.array(record) });
+    replySchemas.set(key, schema);
+  }
+  return schema;
 }
