@@ -1,5 +1,6 @@
 import './zod-under-csp.ts';
 import { StrictMode, useEffect } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { i18nFor } from './i18n/use-i18n.ts';
@@ -24,7 +25,11 @@ const FIRST_SCREEN_WAIT_MS = 100;
  */
 const STATUS_IDLE_WAIT_MS = 500;
 
-/** Calls `then` once its first render is on screen (passive effects run after the paint). */
+/**
+ * Calls `then` once its first render is in the page: rendered with flushSync, its effects run at
+ * the end of that commit, before the frame is drawn (the status bar's reads also wait for the
+ * page's next idle moment, which comes after it).
+ */
 function OnPainted({ then }: { readonly then: () => void }) {
   useEffect(then, [then]);
   return null;
@@ -50,13 +55,17 @@ if (api) {
   const drawn = firstScreenReady(stores, FIRST_SCREEN_WAIT_MS).then(
     () =>
       new Promise<void>((painted) =>
-        root.render(
-          <StrictMode>
-            <StoresProvider stores={stores}>
-              <App />
-              <OnPainted then={painted} />
-            </StoresProvider>
-          </StrictMode>,
+        // Rendered at once, in this task, rather than in one the scheduler queues behind
+        // whatever else the page has to do by then: the data is in, the screen is all that is left.
+        flushSync(() =>
+          root.render(
+            <StrictMode>
+              <StoresProvider stores={stores}>
+                <App />
+                <OnPainted then={painted} />
+              </StoresProvider>
+            </StrictMode>,
+          ),
         ),
       ),
   );

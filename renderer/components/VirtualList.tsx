@@ -13,7 +13,7 @@ export interface VirtualListProps<T> {
   readonly overscan?: number;
 }
 
-/** Before layout (and in jsdom, which has none) render as if the list were this tall. */
+/** Before layout, when the window has no height either (jsdom), render as if the list were this tall. */
 const FALLBACK_HEIGHT = 800;
 
 /**
@@ -36,17 +36,23 @@ export function VirtualList<T>({
 
   useEffect(() => {
     const element = viewport.current;
-    if (!element) return;
-    setHeight(element.clientHeight);
-    if (typeof ResizeObserver === 'undefined') return;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    // The observer's first call comes once the page is laid out, where reading the height costs
+    // nothing; read here, in the first screen's effects, it laid the whole page out before its
+    // frame did (about 20 ms of the first screen), and the frame did it again.
     const observer = new ResizeObserver(() => setHeight(element.clientHeight));
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
 
-  const viewHeight = height > 0 ? height : FALLBACK_HEIGHT;
-  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
-  const last = Math.min(items.length, Math.ceil((scrollTop + viewHeight) / rowHeight) + overscan);
+  // Until the list is measured (after its first frame), the window's height, which it never
+  // exceeds, and no rows around the visible ones: those are for scrolling, which cannot start
+  // before that frame is on screen, and they were half the first screen's rows to build and lay out.
+  const measured = height > 0;
+  const viewHeight = measured ? height : window.innerHeight || FALLBACK_HEIGHT;
+  const around = measured ? overscan : 0;
+  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - around);
+  const last = Math.min(items.length, Math.ceil((scrollTop + viewHeight) / rowHeight) + around);
 
   const endReached = last >= items.length - overscan;
   useEffect(() => {

@@ -19,14 +19,17 @@ describe('the built renderer (vite.config.ts)', () => {
   }, 120_000);
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-  it('is one deferred classic script and one stylesheet, no module', () => {
+  it('is one async classic script after #root and one stylesheet, no module', () => {
     const html = readFileSync(join(outDir, 'index.html'), 'utf8');
     const assets = readdirSync(join(outDir, 'assets'));
     const scripts = assets.filter((name) => name.endsWith('.js'));
     const styles = assets.filter((name) => name.endsWith('.css'));
     expect(scripts).toHaveLength(1);
     expect(styles).toHaveLength(1);
-    expect(html).toContain(`<script defer src="./assets/${scripts[0]}"></script>`);
+    // After the element it renders into: an async script runs as soon as it is loaded.
+    expect(html).toMatch(
+      new RegExp(`<div id="root"></div>\\s*<script async src="\\./assets/${scripts[0]}"></script>`),
+    );
     expect(html).toContain(`href="./assets/${styles[0]}"`);
     expect(html).not.toMatch(/type="module"|modulepreload/);
   });
