@@ -1,4 +1,5 @@
 import {
+  contentlessSearchMigration,
   itemsInEntriesMigration,
   itemsRowidMigration,
   mirrorMigration,
@@ -47,6 +48,7 @@ export const kioskSchema: DatabaseSchema = {
     outcomeEvidenceMigration,
     settledAtMigration,
     attentionIndexMigration,
+    contentlessSearchMigration,
   ],
   preserved: [unsettledDebits],
   // The mirror is the service's catalogue, rebuilt whole by a full sync: not the kiosk's to lose.

@@ -28,6 +28,8 @@ export interface FullSyncResult extends FullSyncRecord {
 
 const DEFAULT_RESUME_WITHIN_MS = 6 * 60 * 60 * 1000;
 const DEFAULT_CURSOR_OVERLAP_MS = 60 * 1000;
+/** About twenty catalogue pages of log between two checkpoints of the walk. */
+const WALK_CHECKPOINT_PAGES = 16_384;
 
 /**
  * Downloads the whole catalogue into the shadow tables, one committed transaction per page (memory
@@ -96,78 +98,81 @@ export async function runFullSync(
     productsTotal,
   });
 
-  for (let walk = record.walk; walk < catalogViews.length; walk += 1) {
-    const displayedOnline = catalogViews[walk]!;
-    const fetchPage = (page: number) =>
-      source.listCatalogProducts(
-        { query: { page, limit: pageSize, displayedOnline } },
-        callOptions,
-      );
-    let page = walk === record.walk ? record.nextPage : 1;
-    let inFlight = fetchPage(page);
-    for (;;) {
-      const reply = await inFlight;
-      if (reply.pagination.page !== page) {
-        throw new ContractViolation({
-          operationId: 'listCatalogProducts',
-          reason: 'pagination',
-          path: 'pagination.page',
-          explanation: `asked for page ${page}, got page ${reply.pagination.page}`,
-        });
+  // The log may grow to a few pages' worth between checkpoints (mirror.ts says why).
+  await mirror.withCheckpointEvery(WALK_CHECKPOINT_PAGES, async () => {
+    for (let walk = record.walk; walk < catalogViews.length; walk += 1) {
+      const displayedOnline = catalogViews[walk]!;
+      const fetchPage = (page: number) =>
+        source.listCatalogProducts(
+          { query: { page, limit: pageSize, displayedOnline } },
+          callOptions,
+        );
+      let page = walk === record.walk ? record.nextPage : 1;
+      let inFlight = fetchPage(page);
+      for (;;) {
+        const reply = await inFlight;
+        if (reply.pagination.page !== page) {
+          throw new ContractViolation({
+            operationId: 'listCatalogProducts',
+            reason: 'pagination',
+            path: 'pagination.page',
+            explanation: `asked for page ${page}, got page ${reply.pagination.page}`,
+          });
+        }
+        const more = reply.pagination.hasNextPage;
+        if (more && reply.data.length === 0) {
+          throw new ContractViolation({
+            operationId: 'listCatalogProducts',
+            reason: 'pagination',
+            path: 'pagination.hasNextPage',
+            explanation: `page ${page} is empty but claims a next page`,
+          });
+        }
+        // The next page travels while this one is written. Writing is synchronous and holds the
+        // event loop, so the request is given one turn of it to leave first: otherwise it would
+        // only be sent once the page is written, and the walk would wait for every page in turn.
+        if (more) {
+          inFlight = fetchPage(page + 1);
+          inFlight.catch(() => undefined);
+          await setImmediate();
+        }
+        signal?.throwIfAborted();
+        const syncedAt = now();
+        record = {
+          ...record,
+          walk: more ? walk : walk + 1,
+          nextPage: more ? page + 1 : 1,
+          pagesDone: record.pagesDone + 1,
+          productsDone: record.productsDone + reply.data.length,
+        };
+        const committed = record;
+        // The shadow is rebuildable, so its pages need not wait for the disk: a power cut loses at
+        // most the last pages and their progress record together, and the walk resumes before them.
+        mirror.transaction(
+          () => {
+            // Each product is let go once written: the scavenges its own writing triggers then
+            // find the written part of the page dead instead of promoting it to the old
+            // generation, which lowered the 100,000-product peak by about 10 MB.
+            const products = reply.data as (typeof reply.data)[number][];
+            for (let i = 0; i < products.length; i += 1) {
+              shadow.upsertProduct(products[i]!, syncedAt);
+              products[i] = undefined as never;
+            }
+            mirror.state.set('fullSyncProgress', committed);
+            // The lease is renewed in the page's own commit: on its own it was a commit at full
+            // durability after every page, whose fsync wrote out the page the deferred commit had
+            // just spared. A renewal a power cut loses only lets the lease lapse sooner.
+            options.heartbeat?.();
+          },
+          { durability: 'deferred' },
+        );
+        progress.totals(Math.max(pagesTotal, record.pagesDone), productsTotal);
+        progress.page(reply.data.length);
+        if (!more) break;
+        page += 1;
       }
-      const more = reply.pagination.hasNextPage;
-      if (more && reply.data.length === 0) {
-        throw new ContractViolation({
-          operationId: 'listCatalogProducts',
-          reason: 'pagination',
-          path: 'pagination.hasNextPage',
-          explanation: `page ${page} is empty but claims a next page`,
-        });
-      }
-      // The next page travels while this one is written. Writing is synchronous and holds the
-      // event loop, so the request is given one turn of it to leave first: otherwise it would
-      // only be sent once the page is written, and the walk would wait for every page in turn.
-      if (more) {
-        inFlight = fetchPage(page + 1);
-        inFlight.catch(() => undefined);
-        await setImmediate();
-      }
-      signal?.throwIfAborted();
-      const syncedAt = now();
-      record = {
-        ...record,
-        walk: more ? walk : walk + 1,
-        nextPage: more ? page + 1 : 1,
-        pagesDone: record.pagesDone + 1,
-        productsDone: record.productsDone + reply.data.length,
-      };
-      const committed = record;
-      // The shadow is rebuildable, so its pages need not wait for the disk: a power cut loses at
-      // most the last pages and their progress record together, and the walk resumes before them.
-      mirror.transaction(
-        () => {
-          // Each product is let go once written: the scavenges its own writing triggers then
-          // find the written part of the page dead instead of promoting it to the old
-          // generation, which lowered the 100,000-product peak by about 10 MB.
-          const products = reply.data as (typeof reply.data)[number][];
-          for (let i = 0; i < products.length; i += 1) {
-            shadow.upsertProduct(products[i]!, syncedAt);
-            products[i] = undefined as never;
-          }
-          mirror.state.set('fullSyncProgress', committed);
-          // The lease is renewed in the page's own commit: on its own it was a commit at full
-          // durability after every page, whose fsync wrote out the page the deferred commit had
-          // just spared. A renewal a power cut loses only lets the lease lapse sooner.
-          options.heartbeat?.();
-        },
-        { durability: 'deferred' },
-      );
-      progress.totals(Math.max(pagesTotal, record.pagesDone), productsTotal);
-      progress.page(reply.data.length);
-      if (!more) break;
-      page += 1;
     }
-  }
+  });
 
   progress.phase('swap', {
     pagesDone: record.pagesDone,

@@ -14,6 +14,7 @@ export { mirrorMigration } from './migrations/003-mirror.ts';
 export { itemsRowidMigration } from './migrations/009-items-rowid.ts';
 export { itemsInEntriesMigration } from './migrations/010-items-in-entries.ts';
 export { oneLetterPrefixMigration } from './migrations/011-one-letter-prefix.ts';
+export { contentlessSearchMigration } from './migrations/017-contentless-search.ts';
 export { ftsQueryOf, normalizeSearchText } from './search-text.ts';
 export { type CatalogSource, type OnlineProbe, onlineProbeOf } from './source.ts';
 export {

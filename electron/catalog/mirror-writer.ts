@@ -29,7 +29,6 @@ export class MirrorWriter {
   readonly #insertSearch: StatementSync;
   readonly #productOfItem: StatementSync;
   readonly #productBody: StatementSync;
-  readonly #searchEntry: StatementSync;
   readonly #tokens = new Map<string, string>();
 
   constructor(db: DatabaseSync, tables: MirrorTables) {
@@ -63,9 +62,6 @@ export class MirrorWriter {
     this.#insertItem = db.prepare(
       `INSERT INTO ${tables.items} (product_id, position, uuid, shop_id, available)
        VALUES (?, ?, ?, ?, ?)`,
-    );
-    this.#searchEntry = db.prepare(
-      `SELECT name, reference, ean, description, filters FROM ${tables.search} WHERE rowid = ?`,
     );
     this.#deleteSearch = db.prepare(`DELETE FROM ${tables.search} WHERE rowid = ?`);
     this.#insertSearch = db.prepare(
@@ -134,22 +130,9 @@ export class MirrorWriter {
     const ean = product.ean ?? '';
     const description = normalizeSearchText(product.description);
     const filters = this.#filtersOf(product);
-    if (!fresh) {
-      // An update that leaves the indexed text as it was (a price, a stock figure) keeps its
-      // search entry: deleting one from FTS5 re-tokenises it, and inserting tokenises again.
-      const indexed = this.#searchEntry.get(id) as SearchEntry | undefined;
-      if (
-        indexed !== undefined &&
-        indexed.name === name &&
-        indexed.reference === reference &&
-        indexed.ean === ean &&
-        indexed.description === description &&
-        indexed.filters === filters
-      ) {
-        return;
-      }
-      if (indexed !== undefined) this.#deleteSearch.run(id);
-    }
+    // The index keeps no text to compare with, so an update replaces the entry: deleting one from
+    // a contentless_delete index takes its rowid alone, without tokenising the old text again.
+    if (!fresh) this.#deleteSearch.run(id);
     this.#insertSearch.run(id, name, reference, ean, description, filters);
   }
 
@@ -229,12 +212,4 @@ export class MirrorWriter {
     );
     rows.forEach((row, position) => insert.run(row.id, position, JSON.stringify(row)));
   }
-}
-
-interface SearchEntry {
-  readonly name: string;
-  readonly reference: string;
-  readonly ean: string;
-  readonly description: string;
-  readonly filters: string;
 }

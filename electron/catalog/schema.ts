@@ -1,7 +1,7 @@
 /**
  * The catalogue mirror's tables as a full synchronisation builds them today: it creates the set
  * under shadow names, fills it, then swaps it in. Migrations bring an older live set to this
- * layout (the latest, migrations/011-one-letter-prefix.ts); each keeps its own frozen DDL.
+ * layout (the latest, migrations/017-contentless-search.ts); each keeps its own frozen DDL.
  */
 
 /** Table names of one complete mirror: the live one, or the shadow one a full sync builds. */
@@ -89,10 +89,14 @@ export function mirrorTablesOnlySql(tables: MirrorTables): string {
     -- "filters" holds one token per filterable fact (in shop X, available in shop X, category,
     -- visibility, stock): a filtered search is then an intersection inside the index instead
     -- of a join per matching product.
+    -- Contentless: a search reads rowids only, so the indexed text is not kept a second time;
+    -- contentless_delete lets an entry be deleted by its rowid alone.
     CREATE VIRTUAL TABLE ${tables.search} USING fts5(
       name, reference, ean, description, filters,
       tokenize = 'unicode61 remove_diacritics 2',
-      prefix = '1 2 3'
+      prefix = '1 2 3',
+      content = '',
+      contentless_delete = 1
     );
 
     CREATE TABLE ${tables.shops} (

@@ -119,7 +119,7 @@ describe('catalogue mirror layout', () => {
     expect(rows.n).toBeLessThan(20);
   });
 
-  it('keeps an unchanged search entry on update and replaces a changed one', () => {
+  it("replaces a product's search entry on update, unchanged or not, and keeps one", () => {
     const { writer, queries } = mirrorOf([product(1, 'Grille-pain', 'deux fentes')]);
     database!.transaction(() => writer.upsertProduct(product(1, 'Grille-pain', 'deux fentes'), 2));
     expect(queries.searchMirror({ text: 'grille' }).hits).toHaveLength(1);
@@ -328,6 +328,48 @@ describe('catalogue mirror layout', () => {
     expect(names('b')).toHaveLength(15);
     expect(names('b').every((name) => name?.startsWith('Bouilloire'))).toBe(true);
     expect(names('v')).toHaveLength(30);
+    expect(
+      database.connection
+        .prepare(`SELECT name FROM sqlite_master WHERE name = 'catalog_search_next'`)
+        .get(),
+    ).toBeUndefined();
+  });
+
+  it('migration 17 rebuilds the search index contentless and keeps every entry', () => {
+    const before = openDatabase({
+      dataDir: dir,
+      schema: { ...kioskSchema, migrations: kioskSchema.migrations.slice(0, 16) },
+    });
+    const writer = new MirrorWriter(before.connection, liveTables);
+    before.transaction(() => {
+      for (let i = 0; i < 30; i += 1) {
+        writer.upsertProduct(
+          product(i, i % 2 === 0 ? `Bouilloire ${i}` : `Cafetière ${i}`, 'avec verseuse'),
+          1,
+        );
+      }
+    });
+    const ddl = (db: KioskDatabase) =>
+      (
+        db.connection
+          .prepare(`SELECT sql FROM sqlite_master WHERE name = ?`)
+          .get(liveTables.search) as { sql: string }
+      ).sql;
+    expect(ddl(before)).not.toContain(`content = ''`);
+    before.connection.exec(`CREATE TABLE catalog_search_next (x INTEGER)`);
+    before.close();
+
+    database = openDatabase({ dataDir: dir, schema: kioskSchema });
+    expect(database.migration).toMatchObject({ from: 16, to: 17 });
+    expect(ddl(database)).toContain(`content = ''`);
+    const queries = new CatalogQueries({ database });
+    const names = (text: string) =>
+      queries.searchMirror({ text, limit: 100 }).hits.map((hit) => hit.name);
+    expect(names('b')).toHaveLength(15);
+    expect(names('b').every((name) => name?.startsWith('Bouilloire'))).toBe(true);
+    expect(names('caf')).toHaveLength(15);
+    expect(names('verse')).toHaveLength(30);
+    expect(names('REF-7')).toEqual(['Cafetière 7']);
     expect(
       database.connection
         .prepare(`SELECT name FROM sqlite_master WHERE name = 'catalog_search_next'`)
