@@ -9,6 +9,7 @@ import { CatalogMirror } from '../../../electron/catalog/mirror.ts';
 import { liveTables, shadowTables } from '../../../electron/catalog/schema.ts';
 import { SyncState } from '../../../electron/catalog/sync-state.ts';
 import { kioskSchema } from '../../../electron/schema.ts';
+import { bareProduct } from './support.ts';
 import { type KioskDatabase, openDatabase } from '../../../electron/storage/database.ts';
 
 let dir: string;
@@ -22,27 +23,6 @@ afterEach(() => {
   database = undefined;
   rmSync(dir, { recursive: true, force: true });
 });
-
-function product(index: number, name: string, description: string): CatalogProduct {
-  return {
-    uuid: `prod_${index}`,
-    reference: `REF-${index}`,
-    ean: null,
-    name,
-    description,
-    displayedOnline: true,
-    quantityType: null,
-    category: null,
-    priceRange: null,
-    promotionPriceRange: null,
-    availableItemsCount: 0,
-    stock: { available: false, totalQuantity: null },
-    media: [],
-    updatedAt: null,
-    supplier: null,
-    items: [],
-  };
-}
 
 /** A ready mirror written straight through the writer, as a full sync's pages would be. */
 function mirrorOf(products: readonly CatalogProduct[]): {
@@ -73,8 +53,8 @@ describe('catalogue mirror layout', () => {
     for (let i = 0; i < 30; i += 1) {
       products.push(
         i % 3 === 0
-          ? product(i, `Bouilloire ${i}`, 'verseuse')
-          : product(i, `Cafetière ${i}`, 'avec bouilloire intégrée'),
+          ? bareProduct(i, `Bouilloire ${i}`, 'verseuse')
+          : bareProduct(i, `Cafetière ${i}`, 'avec bouilloire intégrée'),
       );
     }
     const { queries } = mirrorOf(products);
@@ -109,7 +89,7 @@ describe('catalogue mirror layout', () => {
     );
     database!.transaction(() => {
       for (let i = 0; i < 200; i += 1)
-        writer.upsertProduct(product(i, `Bouilloire ${i}`, 'inox'), 1);
+        writer.upsertProduct(bareProduct(i, `Bouilloire ${i}`, 'inox'), 1);
     });
     // FTS5 flushes its pending terms into a new segment at every statement savepoint (which a
     // RETURNING clause opens): a page written that way leaves one segment per product.
@@ -120,11 +100,15 @@ describe('catalogue mirror layout', () => {
   });
 
   it("replaces a product's search entry on update, unchanged or not, and keeps one", () => {
-    const { writer, queries } = mirrorOf([product(1, 'Grille-pain', 'deux fentes')]);
-    database!.transaction(() => writer.upsertProduct(product(1, 'Grille-pain', 'deux fentes'), 2));
+    const { writer, queries } = mirrorOf([bareProduct(1, 'Grille-pain', 'deux fentes')]);
+    database!.transaction(() =>
+      writer.upsertProduct(bareProduct(1, 'Grille-pain', 'deux fentes'), 2),
+    );
     expect(queries.searchMirror({ text: 'grille' }).hits).toHaveLength(1);
 
-    database!.transaction(() => writer.upsertProduct(product(1, 'Toaster', 'quatre fentes'), 3));
+    database!.transaction(() =>
+      writer.upsertProduct(bareProduct(1, 'Toaster', 'quatre fentes'), 3),
+    );
     expect(queries.searchMirror({ text: 'grille' }).hits).toHaveLength(0);
     expect(queries.searchMirror({ text: 'deux' }).hits).toHaveLength(0);
     expect(queries.searchMirror({ text: 'toast' }).hits.map((hit) => hit.name)).toEqual([
@@ -194,7 +178,7 @@ describe('catalogue mirror layout', () => {
     const db = before.connection;
     // The layout of migration 9: entries without items, one body per item row.
     const entry = (i: number) => {
-      const { items: _items, ...rest } = product(i, `Bouilloire ${i}`, 'verseuse');
+      const { items: _items, ...rest } = bareProduct(i, `Bouilloire ${i}`, 'verseuse');
       return rest;
     };
     const item = (i: number, position: number) => ({
@@ -293,7 +277,7 @@ describe('catalogue mirror layout', () => {
     before.transaction(() => {
       for (let i = 0; i < 30; i += 1) {
         writer.upsertProduct(
-          product(i, i % 2 === 0 ? `Bouilloire ${i}` : `Cafetière ${i}`, 'avec verseuse'),
+          bareProduct(i, i % 2 === 0 ? `Bouilloire ${i}` : `Cafetière ${i}`, 'avec verseuse'),
           1,
         );
       }
@@ -344,7 +328,7 @@ describe('catalogue mirror layout', () => {
     before.transaction(() => {
       for (let i = 0; i < 30; i += 1) {
         writer.upsertProduct(
-          product(i, i % 2 === 0 ? `Bouilloire ${i}` : `Cafetière ${i}`, 'avec verseuse'),
+          bareProduct(i, i % 2 === 0 ? `Bouilloire ${i}` : `Cafetière ${i}`, 'avec verseuse'),
           1,
         );
       }

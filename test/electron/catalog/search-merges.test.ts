@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { CatalogProduct } from '../../../shared/api/catalog.ts';
 import { CatalogMirror } from '../../../electron/catalog/mirror.ts';
 import { shadowTables } from '../../../electron/catalog/schema.ts';
 import { kioskSchema } from '../../../electron/schema.ts';
+import { bareProduct } from './support.ts';
 import { type KioskDatabase, openDatabase } from '../../../electron/storage/database.ts';
 
 let dir: string;
@@ -19,27 +19,6 @@ afterEach(() => {
   database.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function product(index: number): CatalogProduct {
-  return {
-    uuid: `prod_${index}`,
-    reference: `REF-${index}`,
-    ean: null,
-    name: `Bouilloire ${index}`,
-    description: 'inox',
-    displayedOnline: true,
-    quantityType: null,
-    category: null,
-    priceRange: null,
-    promotionPriceRange: null,
-    availableItemsCount: 0,
-    stock: { available: false, totalQuantity: null },
-    media: [],
-    updatedAt: null,
-    supplier: null,
-    items: [],
-  };
-}
 
 /** FTS5's merge settings of the shadow's search index (absent: FTS5's default). */
 function merges(): Record<string, number> {
@@ -66,7 +45,7 @@ it('leaves the walk its segments and merges them once when the shadow is indexed
   // Twenty pages: FTS5's defaults would have merged them on the way.
   for (let page = 0; page < 20; page += 1) {
     mirror.transaction(() => {
-      for (let i = 0; i < 10; i += 1) shadow.upsertProduct(product(page * 10 + i), 1);
+      for (let i = 0; i < 10; i += 1) shadow.upsertProduct(bareProduct(page * 10 + i), 1);
     });
   }
   const unmerged = indexRows();

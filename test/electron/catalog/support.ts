@@ -243,3 +243,29 @@ export function mirrorList(database: KioskDatabase, table: string): unknown[] {
     }[]
   ).map((row) => JSON.parse(row.body) as unknown);
 }
+
+/** A product with no items, price or category: what the mirror's own tests write and search. */
+export function bareProduct(
+  index: number,
+  name = `Bouilloire ${index}`,
+  description = 'inox',
+): CatalogProduct {
+  return {
+    uuid: `prod_${index}`,
+    reference: `REF-${index}`,
+    ean: null,
+    name,
+    description,
+    displayedOnline: true,
+    quantityType: null,
+    category: null,
+    priceRange: null,
+    promotionPriceRange: null,
+    availableItemsCount: 0,
+    stock: { available: false, totalQuantity: null },
+    media: [],
+    updatedAt: null,
+    supplier: null,
+    items: [],
+  };
+}
