@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -259,5 +259,55 @@ describe('the loopback browser host', () => {
       ok: false,
       error: { code: ipcErrorCodes.unauthorized },
     });
+  });
+});
+
+describe("the loopback client's reply check", () => {
+  /** A server on the loopback that is not a kiosk host: it answers every request with `body`. */
+  async function foreignServer(body: string) {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return {
+      origin: `http://127.0.0.1:${port}`,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+
+  it('turns a body that is not a kiosk result into a transport error, never data', async () => {
+    const createLoopbackClient = await loadLoopbackClient();
+    for (const body of ['{"status":"up"}', '[1,2]', '{"ok":false,"error":{"message":7}}', 'null']) {
+      const server = await foreignServer(body);
+      try {
+        const kiosk = createLoopbackClient({ origin: server.origin, token: TOKEN });
+        const reply = await kiosk.getStatus();
+        expect(reply, body).toEqual({
+          ok: false,
+          error: {
+            code: ipcErrorCodes.transport,
+            message: "the kiosk host's reply to getStatus is not a kiosk result",
+          },
+        });
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it("hands over a result's value as the host sent it (its router checked it)", async () => {
+    const createLoopbackClient = await loadLoopbackClient();
+    const server = await foreignServer('{"ok":true,"value":{"host":"browser","extra":[1]}}');
+    try {
+      const kiosk = createLoopbackClient({ origin: server.origin, token: TOKEN });
+      expect(await kiosk.getStatus()).toEqual({
+        ok: true,
+        value: { host: 'browser', extra: [1] },
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
