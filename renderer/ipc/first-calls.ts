@@ -47,17 +47,18 @@ export async function sendFirstCalls(
   const settings = send('getSettings', {});
   calls.push({ url: urlOf('getSettings'), sent: Promise.resolve(settings) });
   calls.push({ url: urlOf('listShops'), sent: Promise.resolve(send('listShops', {})) });
-  const shopOfSettings = settings.reply
-    .then((response) => response.clone().json())
-    .then((result: unknown) => {
-      const shopId = shopIdOf(result);
-      rememberShop(shopId);
-      return shopId;
-    });
   // The shop this page found last time: the search leaves with the settings, not after their
   // round trip (and the main thread's turn to read them), which was the first screen's longest
   // wait. A shop changed since costs the head start only: the store's request differs and is sent.
   const remembered = rememberedShop();
+  const shopOfSettings = settings.reply
+    .then((response) => response.clone().json())
+    .then((result: unknown) => {
+      const shopId = shopIdOf(result);
+      // Written only when it changed: a write is a few milliseconds of the page's one thread.
+      if (shopId !== remembered) rememberShop(shopId);
+      return shopId;
+    });
   const search =
     remembered !== undefined
       ? Promise.resolve(send('searchProducts', searchRequestOf('', remembered, 0)))

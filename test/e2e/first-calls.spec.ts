@@ -63,6 +63,38 @@ for (const shopId of [shopIds.bordeaux, null]) {
   });
 }
 
+test('the shop is written down for the next load only when it changed', async ({ page, kiosk }) => {
+  const KEY = 'kiosk.firstScreenShop';
+  // Counted in every document of this page, before any of its scripts runs.
+  await page.addInitScript(`(() => {
+    window.shopWrites = [];
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (key === ${JSON.stringify(KEY)}) window.shopWrites.push(value);
+      return setItem.call(this, key, value);
+    };
+  })();`);
+  const loaded = async () => {
+    await expect(page.locator('.product-row').first()).toBeVisible();
+    // The settings' reply is read after the products may already show: wait for it to be used.
+    await expect.poll(() => page.evaluate((key) => localStorage.getItem(key), KEY)).not.toBeNull();
+    return page.evaluate(() => (globalThis as unknown as { shopWrites: string[] }).shopWrites);
+  };
+  await openKiosk(page, kiosk);
+  const first = await loaded();
+  expect(first).toHaveLength(1);
+  const shop = first[0]!;
+
+  await page.reload();
+  expect(await loaded()).toEqual([]);
+
+  // Another shop than the settings name (they changed since): written again, with theirs.
+  await page.evaluate((key) => localStorage.setItem(key, JSON.stringify('shop_elsewhere')), KEY);
+  await page.reload();
+  await expect.poll(async () => (await loaded()).length).toBe(1);
+  expect(await loaded()).toEqual([shop]);
+});
+
 /** What the page sent, in its own clock, and when the app's first frame was on screen. */
 interface FirstFrame {
   readonly painted?: number;
