@@ -11,9 +11,23 @@ import {
   limit,
   page,
 } from './primitives.ts';
+import {
+  communicationChannels,
+  creditTypes,
+  criterionMaxLength,
+  customerIncludes,
+  customerTypes,
+  historyFamilies,
+} from './customer-vocabulary.ts';
 
-export const customerTypes = ['individual', 'company'] as const;
-export const communicationChannels = ['none', 'email', 'sms', 'post'] as const;
+export {
+  communicationChannels,
+  creditTypes,
+  criterionMaxLength,
+  customerIncludes,
+  customerTypes,
+  historyFamilies,
+};
 
 /** Contact data: PII, present only with customers:pii:read. */
 export const CustomerContact = z
@@ -50,17 +64,6 @@ export const Customer = z
       'The record is not shown. We assume the replacement-body fields plus uuid and timestamps; names are visible with customers:read, the contact block only with customers:pii:read, internalComments only when included with internal-comments:read.',
   });
 export type Customer = z.infer<typeof Customer>;
-
-export const customerIncludes = ['contact', 'internalComments'] as const;
-
-/** Longest value of each customer filter and search criterion (assumed: not in the spec). */
-export const criterionMaxLength = {
-  email: 300,
-  phone: 64,
-  lastName: 300,
-  firstName: 300,
-  postalCode: 16,
-} as const;
 
 export const CustomersQuery = z
   .strictObject({
@@ -131,8 +134,6 @@ export const CustomerReplacement = z
   });
 export type CustomerReplacement = z.infer<typeof CustomerReplacement>;
 
-export const creditTypes = ['credit_note', 'gift_card'] as const;
-
 export const Credit = z
   .object({
     id: Id,
@@ -160,8 +161,6 @@ export const CreditsQuery = z
   });
 
 export const CreditsReply = listOf(Credit, ListPagination).meta({ id: 'CreditsReply' });
-
-export const historyFamilies = ['sales', 'orders', 'sav', 'credits'] as const;
 
 export const HistoryEntry = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { creditTypes, criterionMaxLength, historyFamilies } from '../api/customers.ts';
+import { creditTypes, criterionMaxLength, historyFamilies } from '../api/customer-vocabulary.ts';
 import { Text } from '../api/primitives.ts';
 import { Page, PageLimit, RecordId } from './common.ts';
 import { defineMessage } from './message.ts';
