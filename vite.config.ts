@@ -41,6 +41,18 @@ function classicScript(): Plugin {
 }
 
 /**
+ * V8's explicit compile hint, first in the page's script: compile every function with the script.
+ * Chromium writes a script's code cache once, right after its first run, and V8 compiles a
+ * function only when it is first called: everything the app runs after that first run (the app's
+ * modules, evaluated once the first requests left, and the first render) was left out of the
+ * cache and compiled again on the page's thread at every start, about 420 functions and 15 ms of
+ * the first screen. Compiled with the script, they are all in the cache, which Chromium reads on
+ * a background thread. Written after minification (which drops comments), so the file's content
+ * hash covers it.
+ */
+const COMPILE_ALL_HINT = '//# allFunctionsCalledOnLoad';
+
+/**
  * The package version in the page, which the main process reads before serving the folder: a
  * renderer and a main process of two releases never run together.
  */
@@ -71,7 +83,7 @@ export default defineConfig({
     cssCodeSplit: false,
     modulePreload: false,
     rolldownOptions: {
-      output: { format: 'iife', codeSplitting: false },
+      output: { format: 'iife', codeSplitting: false, postBanner: COMPILE_ALL_HINT },
       // Vite's preload helper reads import.meta, which an IIFE has not; with nothing to preload
       // (modulePreload: false) the helper only returns the import.
       checks: { emptyImportMeta: false },
