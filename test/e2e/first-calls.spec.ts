@@ -140,5 +140,7 @@ test('the status bar asks for its state once the first screen is painted, not be
       (name) => !['getSettings', 'listShops', 'searchProducts', 'events'].includes(name),
     ),
   ).toEqual([]);
-  expect(before).toEqual(expect.arrayContaining(['getSettings', 'searchProducts']));
+  // The settings leave with the page's first script; the search follows their answer on a first
+  // load, and a page slower than the first render's wait draws before it leaves.
+  expect(before).toContain('getSettings');
 });
