@@ -2,8 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -18,6 +16,7 @@ import { chromiumLaunchOptions } from '../e2e/support/chromium.ts';
 import type { Benchmark, Measurement } from './benchmark.ts';
 import { startSandboxProcess } from './sandbox-process.ts';
 import { seedSettledDebits } from './settled-debits.ts';
+import { startEmptyPage } from './empty-page.ts';
 
 /**
  * A kiosk switched on with the service out of reach: the browser host started as `npm start`
@@ -47,7 +46,7 @@ interface Prepared {
   readonly dataDir: string;
   readonly rendererDir: string;
   readonly env: NodeJS.ProcessEnv;
-  /** An empty page over HTTP, as the host serves the kiosk's. */
+  /** An empty page served as the host serves the kiosk's (./empty-page.ts). */
   readonly emptyUrl: string;
 }
 
@@ -123,16 +122,7 @@ async function prepare(): Promise<Prepared> {
     NODE_COMPILE_CACHE: compileCache,
   };
   delete env['KIOSK_LOG'];
-  const empty = createServer((_request, response) => {
-    response.writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-    });
-    response.end('<!doctype html><html lang="en"><title>empty</title><p>empty</p></html>');
-  });
-  await new Promise<void>((resolve) => empty.listen(0, '127.0.0.1', resolve));
-  empty.unref();
-  const emptyUrl = `http://127.0.0.1:${(empty.address() as AddressInfo).port}/`;
+  const emptyUrl = (await startEmptyPage('as the kiosk')).url;
   return { dataDir, rendererDir, env, emptyUrl };
 }
 

@@ -1,7 +1,5 @@
 import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +9,7 @@ import { build, preview } from 'vite';
 import { startKiosk } from '../e2e/support/kiosk-host.ts';
 import type { Benchmark, Measurement } from './benchmark.ts';
 import { chromiumLaunchOptions } from '../e2e/support/chromium.ts';
-import { SECURITY_HEADERS } from '../../electron/host/security-policy.ts';
+import { startEmptyPage } from './empty-page.ts';
 
 /**
  * The kiosk UI as staff meet it: how much the renderer weighs on the wire, how long from
@@ -85,26 +83,6 @@ interface PageText {
   readonly body: { readonly innerText: string };
 }
 
-/**
- * An empty page over HTTP, served as the host serves the kiosk's page: with the same response
- * headers, or (`plain`) with none of them. The kiosk's `Cross-Origin-Opener-Policy: same-origin`
- * has Chromium start the page in a browsing context group and a renderer process of its own, 20
- * to 45 ms of navigation that any page served with it pays and a plain page does not: only the
- * page served the same way measures what the kiosk's own files and code add.
- */
-async function emptyPageServer(kind: 'as the kiosk' | 'plain') {
-  const headers = kind === 'plain' ? { 'cache-control': 'no-store' } : SECURITY_HEADERS;
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { ...headers, 'content-type': 'text/html; charset=utf-8' });
-    response.end('<!doctype html><html lang="en"><title>empty</title><p>empty</p></html>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
 /** From navigation to the frame after `usable` matched, in the page's own clock. */
 async function timeFirstScreen(context: BrowserContext, url: string, usable: string) {
   const page = await context.newPage();
@@ -150,8 +128,8 @@ function firstUsableScreens(): Promise<FirstScreens> {
     if (!kiosk.services.parts.catalogQueries.ready) {
       await kiosk.services.parts.catalogSync.sync({ full: true });
     }
-    const empty = await emptyPageServer('as the kiosk');
-    const plain = await emptyPageServer('plain');
+    const empty = await startEmptyPage('as the kiosk');
+    const plain = await startEmptyPage('plain');
     const profileDir = await mkdtemp(join(tmpdir(), 'kiosk-bench-profile-'));
     const browser = await launch();
     const profile = await chromium.launchPersistentContext(profileDir, {
