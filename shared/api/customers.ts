@@ -20,15 +20,6 @@ import {
   historyFamilies,
 } from './customer-vocabulary.ts';
 
-export {
-  communicationChannels,
-  creditTypes,
-  criterionMaxLength,
-  customerIncludes,
-  customerTypes,
-  historyFamilies,
-};
-
 /** Contact data: PII, present only with customers:pii:read. */
 export const CustomerContact = z
   .object({

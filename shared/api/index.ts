@@ -1,6 +1,7 @@
 /** The Commerce External API V1 contract: schemas, the operations table and the error model. */
 export * from './auth.ts';
 export * from './catalog.ts';
+export * from './customer-vocabulary.ts';
 export * from './customers.ts';
 export * from './errors.ts';
 export * from './gift-cards.ts';

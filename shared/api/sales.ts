@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CustomerContact, creditTypes } from './customers.ts';
+import { creditTypes } from './customer-vocabulary.ts';
+import { CustomerContact } from './customers.ts';
 import { ListPagination, listOf } from './pagination.ts';
 import { Amount, Currency, DateTime, Id, IdFilter, limit, page } from './primitives.ts';
 

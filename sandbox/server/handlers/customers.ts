@@ -4,7 +4,7 @@ import type {
   CustomerContact,
   HistoryEntry,
 } from '../../../shared/api/customers.ts';
-import { historyFamilies } from '../../../shared/api/customers.ts';
+import { historyFamilies } from '../../../shared/api/customer-vocabulary.ts';
 import { splitCommaList } from '../../../shared/api/primitives.ts';
 import type { SandboxData } from '../../data/model.ts';
 import { invalidRequest, notFound } from '../errors.ts';
