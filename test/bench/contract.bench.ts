@@ -1,33 +1,11 @@
 import { CatalogProductsReply } from '../../shared/api/index.ts';
-import { product } from '../shared/api/fixtures.ts';
+import { catalogPage, product } from '../shared/api/fixtures.ts';
 import type { Benchmark } from './benchmark.ts';
 
 /** A 500-product catalogue page as the service would send it, serialised once. */
-function catalogPage(): string {
+function catalogPageText(): string {
   const data = Array.from({ length: 500 }, (_, index) => ({ ...product(), uuid: `prod_${index}` }));
-  return JSON.stringify({
-    data,
-    pagination: {
-      page: 1,
-      limit: 500,
-      count: 500,
-      total: 500,
-      totalPages: 1,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: null,
-      previousPage: null,
-    },
-    filters: {
-      page: 1,
-      limit: 500,
-      updatedSince: null,
-      shopUuid: null,
-      availableOnly: false,
-      displayedOnline: true,
-    },
-    meta: { generatedAt: '2026-11-21T10:00:00Z', currency: 'EUR', included: ['items'] },
-  });
+  return JSON.stringify(catalogPage(data));
 }
 
 /** Pages per second over a fixed number of rounds, after a warm-up. */
@@ -38,7 +16,7 @@ function pagesPerSecond(work: () => unknown, rounds = 200): number {
   return rounds / ((performance.now() - start) / 1000);
 }
 
-const body = catalogPage();
+const body = catalogPageText();
 
 export default [
   {

@@ -5,33 +5,7 @@ import { readReply } from '../../../electron/api/reply.ts';
 import { CatalogProductsReply } from '../../../shared/api/catalog.ts';
 import { notShownReplySchema } from '../../../shared/api/not-shown.ts';
 import { operations } from '../../../shared/api/operations.ts';
-import { product } from '../../shared/api/fixtures.ts';
-
-function page(data: unknown[]) {
-  return {
-    data,
-    pagination: {
-      page: 1,
-      limit: 500,
-      count: data.length,
-      total: data.length,
-      totalPages: 1,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: null,
-      previousPage: null,
-    },
-    filters: {
-      page: 1,
-      limit: 500,
-      updatedSince: null,
-      shopUuid: null,
-      availableOnly: false,
-      displayedOnline: true,
-    },
-    meta: { generatedAt: '2026-11-27T10:00:00Z', currency: 'EUR', included: [] },
-  };
-}
+import { catalogPage, product } from '../../shared/api/fixtures.ts';
 
 function jsonReply(value: unknown) {
   return {
@@ -62,7 +36,7 @@ describe('compiled reply schemas', () => {
   });
 
   test('a valid catalogue page gives the value the runtime parser gives', () => {
-    const input = page([product(), { ...product(), uuid: 'prod_0002', items: [] }]);
+    const input = catalogPage([product(), { ...product(), uuid: 'prod_0002', items: [] }]);
     const { runtime, compiled } = both(CatalogProductsReply, input);
     expect(runtime.success).toBe(true);
     expect(compiled).toEqual(runtime);
@@ -76,14 +50,17 @@ describe('compiled reply schemas', () => {
     ['a missing member', ({ stock: _stock, ...p }) => p],
   ];
   test.each(broken)('%s is refused with the runtime parser’s issues', (_, bend) => {
-    const { runtime, compiled } = both(CatalogProductsReply, page([product(), bend(product())]));
+    const { runtime, compiled } = both(
+      CatalogProductsReply,
+      catalogPage([product(), bend(product())]),
+    );
     expect(runtime.success).toBe(false);
     expect(compiled.success).toBe(false);
     expect(compiled.error?.issues).toEqual(runtime.error?.issues);
   });
 
   test('a bad catalogue reply is still a CONTRACT_VIOLATION naming the member', () => {
-    const bad = page([
+    const bad = catalogPage([
       product(),
       { ...product(), media: [{ type: 'video', url: 'x', isMain: true }] },
     ]);

@@ -36,3 +36,30 @@ export function product(): CatalogProduct {
     items: [item()],
   };
 }
+
+/** A one-page catalogue reply holding `data`, as the service sends it for `limit` per page. */
+export function catalogPage<T>(data: T[], limit = 500) {
+  return {
+    data,
+    pagination: {
+      page: 1,
+      limit,
+      count: data.length,
+      total: data.length,
+      totalPages: 1,
+      hasNextPage: false,
+      hasPreviousPage: false,
+      nextPage: null,
+      previousPage: null,
+    },
+    filters: {
+      page: 1,
+      limit,
+      updatedSince: null,
+      shopUuid: null,
+      availableOnly: false,
+      displayedOnline: true,
+    },
+    meta: { generatedAt: '2026-11-21T10:00:00Z', currency: 'EUR' as const, included: ['items'] },
+  };
+}

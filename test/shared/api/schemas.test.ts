@@ -23,7 +23,7 @@ import {
   operations,
   parseErrorMessage,
 } from '../../../shared/api/index.ts';
-import { item, product } from './fixtures.ts';
+import { catalogPage, item, product } from './fixtures.ts';
 
 const ok = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) =>
   expect(schema.safeParse(value).success, JSON.stringify(value)).toBe(true);
@@ -42,7 +42,7 @@ describe('closed shapes (additionalProperties: false)', () => {
   });
 
   it('refuses a catalogue reply or change-feed reply with an extra member', () => {
-    const reply = catalogReply();
+    const reply = catalogPage([product()], 50);
     ok(CatalogProductsReply, reply);
     refused(CatalogProductsReply, { ...reply, extra: true });
     const changes = {
@@ -262,14 +262,14 @@ describe('pagination variants', () => {
 
 describe('catalogue filters and meta', () => {
   it('echoes the applied filters with nullable updatedSince and shopUuid', () => {
-    ok(CatalogProductsReply, catalogReply());
+    ok(CatalogProductsReply, catalogPage([product()], 50));
     refused(CatalogProductsReply, {
-      ...catalogReply(),
-      filters: { ...catalogReply().filters, shopUuid: undefined },
+      ...catalogPage([product()], 50),
+      filters: { ...catalogPage([product()], 50).filters, shopUuid: undefined },
     });
     refused(CatalogProductsReply, {
-      ...catalogReply(),
-      meta: { ...catalogReply().meta, currency: 'USD' },
+      ...catalogPage([product()], 50),
+      meta: { ...catalogPage([product()], 50).meta, currency: 'USD' },
     });
   });
 });
@@ -352,29 +352,3 @@ describe('writes', () => {
     refused(CustomerSearchQuery, { email: 'a@b.test', matchMode: 'fuzzy' });
   });
 });
-
-function catalogReply() {
-  return {
-    data: [product()],
-    pagination: {
-      page: 1,
-      limit: 50,
-      count: 1,
-      total: 1,
-      totalPages: 1,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: null,
-      previousPage: null,
-    },
-    filters: {
-      page: 1,
-      limit: 50,
-      updatedSince: null,
-      shopUuid: null,
-      availableOnly: false,
-      displayedOnline: true,
-    },
-    meta: { generatedAt: '2026-11-21T10:00:00Z', currency: 'EUR' as const, included: ['items'] },
-  };
-}
